@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "ScrollWidgets",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "ScrollCore", targets: ["ScrollCore"]),
+        .executable(name: "ruler-server", targets: ["ruler-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // libwebsockets from the system (Debian: libwebsockets-dev).
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev"])]
+        ),
+        // Pure, deterministic core: no clock, no I/O.
+        .target(name: "ScrollCore"),
+        // libwebsockets bridge, rooms, frame clock.
+        .target(
+            name: "ScrollServer",
+            dependencies: [
+                "ScrollCore", "CLibWebSockets",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Small blocking RFC 6455 client: tests, CDP, live replay.
+        .target(name: "WebSocketClient"),
+        .executableTarget(
+            name: "ruler-server",
+            dependencies: [
+                "ScrollServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WebSocketClient", "ScrollCore"]
+        ),
+    ]
+)

@@ -1,0 +1,114 @@
+// The page: connects, forwards input, paints frames, mirrors semantics, turns
+// events into side effects. It holds no widget state.
+import { LayerStore, paint } from "./painter.js";
+import { SemanticsLayer } from "./semantics.js";
+import { Connection } from "./connection.js";
+import { attachInput } from "./input.js";
+
+export const PROTOCOL_VERSION = 1;
+
+const params = new URLSearchParams(location.search);
+const stage = document.getElementById("stage");
+const canvas = document.getElementById("canvas");
+const ctx = canvas.getContext("2d");
+const statusEl = document.getElementById("status");
+const banner = document.getElementById("banner");
+const announcer = document.getElementById("announcer");
+const root = document.documentElement;
+
+const store = new LayerStore();
+let scene = { width: 390, height: 844 };
+let scale = 1;
+let dpr = 1;
+let dirty = false;
+let framesPainted = 0;
+
+const semantics = new SemanticsLayer(document.getElementById("semantics"), (widget, e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey) return false;
+  connection.send({ type: "key", key: e.key, widget, t: e.timeStamp });
+  return ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"].includes(e.key);
+});
+
+const theme = params.get("theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+const connection = new Connection({
+  url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`,
+  hello: () => ({
+    type: "hello", protocol: PROTOCOL_VERSION, room: params.get("room") || "lobby", theme,
+    reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
+  }),
+  onState: showState,
+  onText: handleMessage,
+  onBinary: (buffer) => {
+    if (store.apply(buffer)) { dirty = true; requestAnimationFrame(draw); }
+  },
+});
+
+function showState(state, detail) {
+  statusEl.dataset.state = state;
+  root.dataset.connection = state;
+  statusEl.textContent = {
+    connecting: "Connecting…", open: "Connected", offline: `Offline — retrying in ${detail}`,
+    mismatch: "Version mismatch",
+  }[state];
+}
+
+function handleMessage(m) {
+  switch (m.type) {
+    case "welcome":
+      if (m.protocol !== PROTOCOL_VERSION) { mismatch(`server speaks protocol ${m.protocol}`); return; }
+      scene = m.scene;
+      root.dataset.client = m.client;
+      root.dataset.room = m.room;
+      layout();
+      showState("open");
+      break;
+    case "semantics": semantics.update(m.widgets); break;
+    case "events": for (const e of m.events) sideEffect(e); break;
+    case "error":
+      if (m.code === "protocol_mismatch") { mismatch(m.message); return; }
+      console.warn(`server refused input: ${m.code}: ${m.message}`);
+      break;
+    case "pong": break;
+  }
+}
+
+function mismatch(text) {
+  connection.stop();
+  banner.hidden = false;
+  banner.textContent = `This page speaks protocol ${PROTOCOL_VERSION}; ${text}. Reload the page.`;
+  showState("mismatch");
+}
+
+function sideEffect(e) {
+  if (e.type === "haptic" && params.get("haptics") !== "off" && navigator.vibrate) navigator.vibrate(8);
+  if (e.type === "value" && e.final) announcer.textContent = e.text;
+  if (e.type === "announce") announcer.textContent = e.text;
+}
+
+function layout() {
+  scale = Math.min(innerWidth / scene.width, innerHeight / scene.height);
+  dpr = devicePixelRatio || 1;
+  const w = scene.width * scale, h = scene.height * scale;
+  Object.assign(stage.style, { width: `${w}px`, height: `${h}px`, left: `${(innerWidth - w) / 2}px`, top: `${(innerHeight - h) / 2}px` });
+  canvas.style.width = `${w}px`;
+  canvas.style.height = `${h}px`;
+  canvas.width = Math.round(w * dpr);
+  canvas.height = Math.round(h * dpr);
+  semantics.layout(scale);
+  dirty = true;
+  requestAnimationFrame(draw);
+}
+
+function draw() {
+  if (!dirty) return;
+  dirty = false;
+  paint(ctx, store, scale, dpr);
+  framesPainted += 1;
+  root.dataset.frames = String(framesPainted);
+}
+
+addEventListener("resize", layout);
+matchMedia("(resolution: 1dppx)").addEventListener?.("change", layout);
+attachInput(canvas, () => scale, (m) => connection.send(m));
+layout();
+connection.start();

@@ -1,0 +1,104 @@
+// Decodes binary frames (docs/PROTOCOL.md, "Frames" and "Display list") and paints
+// them. No widget logic lives here: the server decides every pixel's meaning.
+
+export const FRAME_KIND = 0x46;
+const ALIGN = ["left", "center", "right"];
+const BASELINE = ["top", "middle", "alphabetic"];
+const FONT = '"DejaVu Sans", system-ui, sans-serif';
+
+/** Layers by id, in z-order; a delta frame only carries the layers that changed. */
+export class LayerStore {
+  constructor() { this.order = []; this.layers = new Map(); this.seq = 0; }
+
+  /** Applies one frame message; returns false if it cannot be applied. */
+  apply(buffer) {
+    const view = new DataView(buffer);
+    if (view.byteLength < 18 || view.getUint8(0) !== FRAME_KIND) return false;
+    const delta = (view.getUint8(2) & 1) !== 0;
+    const seq = view.getUint32(4, true);
+    if (delta && seq !== this.seq + 1) return false; // the server never does this; be safe
+    const count = view.getUint16(16, true);
+    const next = new Map();
+    const order = [];
+    let o = 18;
+    for (let i = 0; i < count; i++) {
+      const id = view.getUint16(o, true);
+      const kind = view.getUint8(o + 2);
+      o += 3;
+      if (kind === 1) {
+        if (!this.layers.has(id)) return false;
+        next.set(id, this.layers.get(id));
+      } else {
+        const n = view.getUint32(o, true);
+        o += 4;
+        next.set(id, new Uint8Array(buffer, o, n));
+        o += n;
+      }
+      order.push(id);
+    }
+    this.layers = next;
+    this.order = order;
+    this.seq = seq;
+    return true;
+  }
+}
+
+/** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels. */
+export function paint(ctx, store, scale, dpr) {
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  for (const id of store.order) {
+    ctx.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
+    ctx.save();
+    paintOps(ctx, store.layers.get(id));
+    ctx.restore();
+  }
+}
+
+function paintOps(ctx, bytes) {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const f = (at) => v.getFloat32(at, true);
+  const rgba = (at) => `rgba(${v.getUint8(at)},${v.getUint8(at + 1)},${v.getUint8(at + 2)},${v.getUint8(at + 3) / 255})`;
+  const decoder = new TextDecoder();
+  let o = 0;
+  while (o < v.byteLength) {
+    const op = v.getUint8(o++);
+    switch (op) {
+      case 0x01: ctx.save(); break;
+      case 0x02: ctx.restore(); break;
+      case 0x03: ctx.translate(f(o), f(o + 4)); o += 8; break;
+      case 0x04: ctx.beginPath(); ctx.rect(f(o), f(o + 4), f(o + 8), f(o + 12)); ctx.clip(); o += 16; break;
+      case 0x05: ctx.fillStyle = rgba(o); o += 4; break;
+      case 0x06: ctx.strokeStyle = rgba(o); ctx.lineWidth = f(o + 4); o += 8; break;
+      case 0x07: ctx.fillRect(f(o), f(o + 4), f(o + 8), f(o + 12)); o += 16; break;
+      case 0x08:
+        ctx.beginPath(); ctx.moveTo(f(o), f(o + 4)); ctx.lineTo(f(o + 8), f(o + 12)); ctx.stroke();
+        o += 16; break;
+      case 0x09: {
+        const x = f(o), y = f(o + 4), size = f(o + 8);
+        ctx.textAlign = ALIGN[v.getUint8(o + 12)] || "left";
+        ctx.textBaseline = BASELINE[v.getUint8(o + 13)] || "alphabetic";
+        ctx.font = `${v.getUint8(o + 14) === 1 ? "bold " : ""}${size}px ${FONT}`;
+        const n = v.getUint16(o + 15, true);
+        ctx.fillText(decoder.decode(bytes.subarray(o + 17, o + 17 + n)), x, y);
+        o += 17 + n; break;
+      }
+      case 0x0A:
+        ctx.beginPath(); ctx.roundRect(f(o), f(o + 4), f(o + 8), f(o + 12), f(o + 16)); ctx.fill();
+        o += 20; break;
+      case 0x0B: ctx.beginPath(); ctx.arc(f(o), f(o + 4), f(o + 8), 0, 2 * Math.PI); ctx.fill(); o += 12; break;
+      case 0x0C: {
+        const n = v.getUint8(o++);
+        ctx.beginPath();
+        for (let i = 0; i < n; i++) {
+          const x = f(o + 8 * i), y = f(o + 8 * i + 4);
+          if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        }
+        ctx.closePath(); ctx.fill(); o += 8 * n; break;
+      }
+      case 0x0D: ctx.scale(f(o), f(o + 4)); o += 8; break;
+      case 0x0E: ctx.globalAlpha = f(o); o += 4; break;
+      default: return; // unknown op: stop this layer rather than misread the rest
+    }
+  }
+}

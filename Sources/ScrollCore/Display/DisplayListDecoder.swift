@@ -1,0 +1,95 @@
+/// One decoded display operation (for the SVG renderer, tests and tools; the
+/// browser decodes the same bytes in Public/painter.js).
+public enum DecodedOp: Sendable, Equatable {
+    case save, restore
+    case translate(Double, Double)
+    case scale(Double, Double)
+    case clip(Rect)
+    case setFill(Color)
+    case setStroke(Color, width: Double)
+    case setAlpha(Double)
+    case fillRect(Rect)
+    case fillRoundRect(Rect, radius: Double)
+    case fillCircle(Point, radius: Double)
+    case line(Double, Double, Double, Double)
+    case fillPolygon([Point])
+    case text(String, x: Double, y: Double, size: Double, align: TextAlign, baseline: TextBaseline, weight: FontWeight)
+}
+
+public struct DisplayListDecodingError: Error, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+    public var description: String { "display list byte \(offset): \(reason)" }
+}
+
+/// Reads little-endian fields; every read is bounds-checked.
+struct ByteReader {
+    let bytes: [UInt8]
+    var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) { self.bytes = bytes; self.offset = offset }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func u8() throws -> UInt8 {
+        guard offset < bytes.count else { throw DisplayListDecodingError(offset: offset, reason: "truncated") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    mutating func u16() throws -> UInt16 { UInt16(try u8()) | UInt16(try u8()) << 8 }
+    mutating func u32() throws -> UInt32 { UInt32(try u16()) | UInt32(try u16()) << 16 }
+    mutating func f32() throws -> Double { Double(Float(bitPattern: try u32())) }
+    mutating func f64() throws -> Double {
+        Double(bitPattern: UInt64(try u32()) | UInt64(try u32()) << 32)
+    }
+    mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
+        guard n >= 0, offset + n <= bytes.count else {
+            throw DisplayListDecodingError(offset: offset, reason: "truncated (wanted \(n) bytes)")
+        }
+        defer { offset += n }
+        return bytes[offset..<offset + n]
+    }
+}
+
+public enum DisplayListDecoder {
+    public static func decode(_ bytes: [UInt8]) throws -> [DecodedOp] {
+        var r = ByteReader(bytes)
+        var ops: [DecodedOp] = []
+        func rect() throws -> Rect { Rect(x: try r.f32(), y: try r.f32(), width: try r.f32(), height: try r.f32()) }
+        func color() throws -> Color { Color(try r.u8(), try r.u8(), try r.u8(), try r.u8()) }
+        while !r.isAtEnd {
+            let at = r.offset
+            guard let op = DisplayOp(rawValue: try r.u8()) else {
+                throw DisplayListDecodingError(offset: at, reason: "unknown op 0x\(String(bytes[at], radix: 16))")
+            }
+            switch op {
+            case .save: ops.append(.save)
+            case .restore: ops.append(.restore)
+            case .translate: ops.append(.translate(try r.f32(), try r.f32()))
+            case .scale: ops.append(.scale(try r.f32(), try r.f32()))
+            case .clipRect: ops.append(.clip(try rect()))
+            case .setFill: ops.append(.setFill(try color()))
+            case .setStroke: ops.append(.setStroke(try color(), width: try r.f32()))
+            case .setAlpha: ops.append(.setAlpha(try r.f32()))
+            case .fillRect: ops.append(.fillRect(try rect()))
+            case .fillRoundRect: ops.append(.fillRoundRect(try rect(), radius: try r.f32()))
+            case .fillCircle: ops.append(.fillCircle(Point(x: try r.f32(), y: try r.f32()), radius: try r.f32()))
+            case .line: ops.append(.line(try r.f32(), try r.f32(), try r.f32(), try r.f32()))
+            case .fillPolygon:
+                let n = Int(try r.u8())
+                var pts: [Point] = []
+                for _ in 0..<n { pts.append(Point(x: try r.f32(), y: try r.f32())) }
+                ops.append(.fillPolygon(pts))
+            case .text:
+                let x = try r.f32(), y = try r.f32(), size = try r.f32()
+                let align = TextAlign(rawValue: try r.u8()) ?? .left
+                let baseline = TextBaseline(rawValue: try r.u8()) ?? .alphabetic
+                let weight = FontWeight(rawValue: try r.u8()) ?? .regular
+                let n = Int(try r.u16())
+                let s = String(decoding: try r.take(n), as: UTF8.self)
+                ops.append(.text(s, x: x, y: y, size: size, align: align, baseline: baseline, weight: weight))
+            }
+        }
+        return ops
+    }
+}

@@ -1,0 +1,3 @@
+public enum AxisPhase: Sendable, Equatable {
+    case idle, tracking, decelerating, bouncing, snapping
+}

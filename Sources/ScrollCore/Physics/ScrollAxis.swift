@@ -1,0 +1,255 @@
+/// One scroll axis: idle → tracking → decelerating / bouncing / snapping → idle.
+/// `offset` is a content offset: moving the pointer by +d moves the offset by −d.
+/// Times: `time` is scene time in seconds; `clientTime` is the client's own
+/// timestamp for the sample, in seconds (used only for velocity).
+///
+/// Every event first advances the axis to its `time`, and every motion is a
+/// closed-form simulation whose end time is known when it starts, so the
+/// offset is a pure function of the inputs, not of how often it is ticked.
+public struct ScrollAxis: Sendable {
+    /// After the latest wheel event, wait this long (s) before settling onto a
+    /// snap point: wheels and trackpads send bursts, and settling between two
+    /// events of one gesture would fight the user.
+    public static let wheelSettleDelay = 0.15
+
+    public var edges: AxisEdges
+    public var snap: SnapRule?
+    public var rate: DecelerationRate
+    public private(set) var phase: AxisPhase = .idle
+    /// Scene time at which the axis last came to rest, exactly as computed from
+    /// the simulation (not the tick that noticed it); nil until it first does.
+    public private(set) var restTime: Double?
+
+    /// The offset while no simulation runs (idle or tracking).
+    private var restOffset: Double
+    private var motion: AxisMotion?
+    private var wheelSettleTime: Double?
+    private var drag = Drag()
+
+    private struct Drag: Sendable {
+        /// The offset the finger asks for, before rubber band or clamping.
+        var raw = 0.0
+        var pointer = 0.0
+        var tracker = VelocityTracker()
+    }
+
+    public init(offset: Double, edges: AxisEdges = .none, snap: SnapRule? = nil, rate: DecelerationRate = .normal) {
+        self.restOffset = offset
+        self.edges = edges
+        self.snap = snap
+        self.rate = rate
+    }
+
+    /// True while time alone changes the offset, or a wheel settle is pending
+    /// (the owner must keep ticking).
+    public var isMoving: Bool { motion != nil || wheelSettleTime != nil }
+
+    public func offset(at time: Double) -> Double {
+        var axis = self
+        axis.advance(to: time)
+        return axis.currentOffset(at: time)
+    }
+
+    /// Velocity of the offset (pt/s); 0 unless a simulation runs.
+    public func velocity(at time: Double) -> Double {
+        var axis = self
+        axis.advance(to: time)
+        return axis.motion?.velocity(at: time) ?? 0
+    }
+
+    /// Returns true when it caught a moving axis (such a touch is not a tap).
+    /// A pending wheel settle is cancelled but is not a catch: nothing moves.
+    @discardableResult
+    public mutating func touchDown(at position: Double, clientTime: Double, time: Double) -> Bool {
+        advance(to: time)
+        let caught = motion != nil
+        restOffset = currentOffset(at: time)
+        motion = nil
+        wheelSettleTime = nil
+        phase = .tracking
+        drag = Drag(raw: rawOffset(showing: restOffset), pointer: position)
+        drag.tracker.add(time: clientTime, position: position)
+        return caught
+    }
+
+    public mutating func touchMove(to position: Double, clientTime: Double, time: Double) {
+        guard phase == .tracking else { return }
+        drag.tracker.add(time: clientTime, position: position)
+        drag.raw = edges.limit(drag.raw - (position - drag.pointer))
+        drag.pointer = position
+        restOffset = shown(raw: drag.raw)
+    }
+
+    public mutating func touchUp(clientTime: Double, time: Double) {
+        guard phase == .tracking else { return }
+        // The content moves against the pointer.
+        release(velocity: -drag.tracker.velocity(liftTime: clientTime), time: time)
+    }
+
+    public mutating func touchCancel(time: Double) {
+        guard phase == .tracking else { return }
+        release(velocity: 0, time: time)
+    }
+
+    /// Mouse wheel / trackpad: jumps by `delta` at once, clamped to the range
+    /// (no rubber band: there is no finger to pull against). Ignored while a
+    /// finger tracks, since the finger owns the axis.
+    public mutating func scroll(by delta: Double, time: Double) {
+        advance(to: time)
+        guard phase != .tracking else { return }
+        let x = edges.clamp(currentOffset(at: time) + delta)
+        motion = nil
+        if snap == nil {
+            comeToRest(at: x, time: time)
+        } else {
+            restOffset = x
+            phase = .idle
+            wheelSettleTime = time + Self.wheelSettleDelay
+        }
+    }
+
+    /// Eases from the current offset to `target` (keyboard steps, tap-to-centre).
+    public mutating func animate(to target: Double, duration: Double, time: Double) {
+        advance(to: time)
+        wheelSettleTime = nil
+        let from = currentOffset(at: time)
+        run(.snapping, EaseSimulation(from: from, to: target, duration: duration), time: time, next: .rest(target))
+        advance(to: time)
+    }
+
+    /// Runs every hand-over due by `time`, each at its own exact time, so one
+    /// call may chain several (fling → bounce → rest).
+    public mutating func advance(to time: Double) {
+        while true {
+            if let motion, time >= motion.end {
+                self.motion = nil
+                follow(motion.next, at: motion.end)
+            } else if motion == nil, let due = wheelSettleTime, time >= due {
+                wheelSettleTime = nil
+                settle(at: restOffset, time: due)
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Shifts the coordinate system by `delta` (infinite content renormalising):
+    /// offsets, edges, snap points and the running motion move together, so
+    /// nothing on screen changes.
+    public mutating func rebase(by delta: Double) {
+        restOffset += delta
+        drag.raw += delta
+        motion?.rebase(by: delta)
+        edges = edges.shifted(by: delta)
+        snap = snap?.shifted(by: delta)
+    }
+
+    // MARK: - Transitions
+
+    private func currentOffset(at time: Double) -> Double {
+        guard let motion else { return restOffset }
+        return edges.limit(motion.position(at: time))
+    }
+
+    private mutating func release(velocity: Double, time: Double) {
+        let x = restOffset
+        if case let .rubberBand(lo, hi, _) = edges, x < lo || x > hi {
+            let target = snapTarget(x < lo ? lo : hi)
+            run(.bouncing, SpringSimulation(from: x, velocity: velocity, to: target), time: time, next: .rest(target))
+        } else if velocity != 0 {
+            fling(from: x, velocity: velocity, time: time)
+        } else {
+            settle(at: x, time: time)
+        }
+        advance(to: time)
+    }
+
+    private mutating func fling(from x: Double, velocity: Double, time: Double) {
+        let d = rate.perMillisecond
+        var fling = DecelerationSimulation(from: x, velocity: velocity, rate: d)
+        if let snap, snap.mode == .projected {
+            // Retargeted to land exactly on the snap point nearest the projection.
+            let target = snap.nearest(to: fling.finalPosition, within: edges)
+            fling = DecelerationSimulation(from: x, to: target, rate: d)
+        }
+        if let edge = edgeCrossed(by: fling), let crossing = fling.time(reaching: edge), crossing < fling.doneTime {
+            let next: AxisMotion.Next
+            if case .rubberBand = edges {
+                next = .bounce(from: edge, velocity: fling.velocity(at: crossing), to: snapTarget(edge))
+            } else {
+                next = .settle(edge)
+            }
+            run(.decelerating, fling, time: time, end: time + crossing, next: next)
+        } else {
+            // A rest within 0.5 pt beyond the edge stops at the edge.
+            run(.decelerating, fling, time: time, next: .settle(edges.clamp(fling.finalPosition)))
+        }
+    }
+
+    private func edgeCrossed(by fling: DecelerationSimulation) -> Double? {
+        guard let range = edges.range else { return nil }
+        if fling.finalPosition > range.upperBound { return range.upperBound }
+        if fling.finalPosition < range.lowerBound { return range.lowerBound }
+        return nil
+    }
+
+    private mutating func follow(_ next: AxisMotion.Next, at time: Double) {
+        switch next {
+        case .rest(let x):
+            comeToRest(at: x, time: time)
+        case .settle(let x):
+            settle(at: x, time: time)
+        case let .bounce(from, velocity, target):
+            run(.bouncing, SpringSimulation(from: from, velocity: velocity, to: target), time: time, next: .rest(target))
+        }
+    }
+
+    /// Without momentum: ease onto the nearest snap point, or stop where it is.
+    private mutating func settle(at x: Double, time: Double) {
+        let target = snapTarget(x)
+        if let snap, target != x {
+            run(.snapping, EaseSimulation(from: x, to: target, duration: snap.settleDuration), time: time, next: .rest(target))
+        } else {
+            comeToRest(at: x, time: time)
+        }
+    }
+
+    private mutating func comeToRest(at x: Double, time: Double) {
+        restOffset = edges.limit(x)
+        phase = .idle
+        restTime = time
+    }
+
+    private mutating func run(
+        _ phase: AxisPhase, _ simulation: any Simulation, time: Double, end: Double? = nil, next: AxisMotion.Next
+    ) {
+        motion = AxisMotion(
+            phase: phase, simulation: simulation, start: time,
+            end: end ?? time + simulation.doneTime, next: next)
+        self.phase = phase
+    }
+
+    // MARK: - Edges
+
+    private func snapTarget(_ x: Double) -> Double {
+        snap?.nearest(to: x, within: edges) ?? x
+    }
+
+    /// Past a rubber-band edge the finger is further out than the content.
+    private func shown(raw x: Double) -> Double {
+        guard case let .rubberBand(lo, hi, d) = edges else { return x }
+        if x > hi { return hi + RubberBand.offset(forOvershoot: x - hi, dimension: d) }
+        if x < lo { return lo - RubberBand.offset(forOvershoot: lo - x, dimension: d) }
+        return x
+    }
+
+    /// Inverse of `shown(raw:)`, so catching a bounce resumes the drag from the
+    /// overshoot on screen. A spring can carry the content further than the
+    /// band ever shows (≥ D); such an overshoot is caught at 0.99·D.
+    private func rawOffset(showing x: Double) -> Double {
+        guard case let .rubberBand(lo, hi, d) = edges else { return x }
+        if x > hi { return hi + RubberBand.overshoot(forOffset: min(x - hi, 0.99 * d), dimension: d) }
+        if x < lo { return lo - RubberBand.overshoot(forOffset: min(lo - x, 0.99 * d), dimension: d) }
+        return x
+    }
+}

@@ -1,0 +1,20 @@
+/// A refusal sent to the client as `{"type":"error","code":…,"message":…}`.
+/// Codes are stable (docs/PROTOCOL.md, "Errors"); messages are for humans.
+public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        case badJSON = "bad_json"
+        case badMessage = "bad_message"
+        case unknownType = "unknown_type"
+        case tooLarge = "too_large"
+        case rateLimited = "rate_limited"
+        case protocolMismatch = "protocol_mismatch"
+        case notReady = "not_ready"
+        case unsupported = "unsupported"
+        case slowConsumer = "slow_consumer"
+        case serverFull = "server_full"
+    }
+    public var code: Code
+    public var message: String
+    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,61 @@
+/// JSON text messages from the server (docs/PROTOCOL.md, "Server → client").
+/// Frames are binary (FrameEncoder); everything else is one of these.
+public enum ServerMessage {
+    public static func welcome(client: String, room: String, scene: Size, theme: String) -> String {
+        JSONValue.object([
+            ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
+            ("client", .string(client)), ("room", .string(room)),
+            ("scene", .object([("width", .number(scene.width)), ("height", .number(scene.height))])),
+            ("theme", .string(theme)),
+        ]).serialized
+    }
+
+    public static func error(_ e: ProtocolError, fatal: Bool = false) -> String {
+        JSONValue.object([
+            ("type", "error"), ("code", .string(e.code.rawValue)), ("message", .string(e.message)),
+            ("fatal", .bool(fatal)), ("protocol", .number(Double(ProtocolVersion.current))),
+        ]).serialized
+    }
+
+    public static func pong(t: Double) -> String {
+        JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
+    }
+
+    public static func events(_ events: [SceneEvent]) -> String {
+        JSONValue.object([("type", "events"), ("events", .array(events.map(\.json)))]).serialized
+    }
+
+    public static func semantics(_ widgets: [Semantics]) -> String {
+        JSONValue.object([("type", "semantics"), ("widgets", .array(widgets.map(\.json)))]).serialized
+    }
+}
+
+extension SceneEvent {
+    /// Also the event format of `ruler-replay`'s output.
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("t", .number(time)), ("widget", .string(widget))]
+        switch kind {
+        case let .value(v, text, final):
+            fields += [("type", "value"), ("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
+        case let .haptic(style):
+            fields += [("type", "haptic"), ("style", .string(style))]
+        case let .announcement(text):
+            fields += [("type", "announce"), ("text", .string(text))]
+        }
+        return .object(fields)
+    }
+}
+
+extension Semantics {
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [
+            ("id", .string(id)), ("role", .string(role)), ("label", .string(label)),
+            ("rect", .array([.number(frame.x), .number(frame.y), .number(frame.width), .number(frame.height)])),
+        ]
+        if let valueNow { fields.append(("valueNow", .number(valueNow))) }
+        if let valueMin { fields.append(("valueMin", .number(valueMin))) }
+        if let valueMax { fields.append(("valueMax", .number(valueMax))) }
+        if let valueText { fields.append(("valueText", .string(valueText))) }
+        return .object(fields)
+    }
+}

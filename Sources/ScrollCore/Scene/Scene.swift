@@ -1,0 +1,105 @@
+/// Input to a scene, already validated and in scene points.
+public enum SceneInput: Sendable, Equatable {
+    case pointer(PointerInput)
+    case wheel(WheelInput)
+    /// `widget` is the focused widget's id (keys go nowhere without focus).
+    case key(String, widget: String)
+    /// A client left: its pointers are cancelled.
+    case leave(client: String)
+}
+
+/// The widgets of one room, their pointer captures and their clock.
+/// Deterministic: the same inputs at the same times give the same frames and events.
+public final class Scene {
+    public let size: Size
+    public private(set) var time: Double = 0
+    public private(set) var widgets: [Widget]
+    private var captures: [PointerKey: Int] = [:]
+    private var pendingEvents: [SceneEvent] = []
+
+    public init(size: Size, widgets: [Widget]) {
+        self.size = size
+        self.widgets = widgets
+    }
+
+    public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
+    public var semantics: [Semantics] { widgets.map(\.semantics) }
+
+    public func widget(_ id: String) -> Widget? { widgets.first { $0.id == id } }
+
+    /// Moves the clock forward (never back) and lets animations run.
+    public func advance(to t: Double) {
+        guard t > time else { return }
+        time = t
+        for w in widgets { w.advance(to: t, events: &pendingEvents) }
+    }
+
+    public func apply(_ input: SceneInput, at t: Double) {
+        advance(to: t)
+        switch input {
+        case .pointer(let p):
+            route(p)
+        case .wheel(let w):
+            if let target = widgets.last(where: { $0.frame.contains(w.position) }) {
+                target.wheel(w, at: time, events: &pendingEvents)
+            }
+        case .key(let key, let id):
+            _ = widget(id)?.key(key, at: time, events: &pendingEvents)
+        case .leave(let client):
+            for (key, index) in captures where key.client == client {
+                let cancel = PointerInput(phase: .cancel, key: key, position: Point(x: 0, y: 0), clientTime: 0)
+                _ = widgets[index].pointer(cancel, at: time, events: &pendingEvents)
+                captures[key] = nil
+            }
+        }
+    }
+
+    /// Events emitted since the last call, in order.
+    public func takeEvents() -> [SceneEvent] {
+        defer { pendingEvents.removeAll(keepingCapacity: true) }
+        return pendingEvents
+    }
+
+    /// One layer per widget (id = index + 1) over a background layer (id 0).
+    public func render(theme: Theme) -> [Layer] {
+        var layers: [Layer] = []
+        layers.reserveCapacity(widgets.count + 1)
+        var background = DisplayList(reservingCapacity: 32)
+        background.setFill(theme.background)
+        background.fillRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        layers.append(Layer(id: 0, list: background))
+        for (i, w) in widgets.enumerated() {
+            var list = DisplayList(reservingCapacity: 1024)
+            w.render(into: &list, theme: theme)
+            layers.append(Layer(id: UInt16(i + 1), list: list))
+        }
+        return layers
+    }
+
+    // A down is hit-tested (topmost first) and captures the pointer; the rest of
+    // the gesture goes to the captor wherever the pointer wanders.
+    private func route(_ p: PointerInput) {
+        switch p.phase {
+        case .down:
+            if let old = captures[p.key] {
+                // A down without an up (lost event): end the old gesture first.
+                var cancel = p
+                cancel.phase = .cancel
+                _ = widgets[old].pointer(cancel, at: time, events: &pendingEvents)
+                captures[p.key] = nil
+            }
+            for i in widgets.indices.reversed() where widgets[i].frame.contains(p.position) {
+                if widgets[i].pointer(p, at: time, events: &pendingEvents) {
+                    captures[p.key] = i
+                    return
+                }
+            }
+        case .move:
+            if let i = captures[p.key] { _ = widgets[i].pointer(p, at: time, events: &pendingEvents) }
+        case .up, .cancel:
+            if let i = captures.removeValue(forKey: p.key) {
+                _ = widgets[i].pointer(p, at: time, events: &pendingEvents)
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+/// The infinite weight ruler (WIDGETS.md §1): drag under a fixed centre pointer,
+/// labels 9…999 wrapping, rests exactly on a tick, reports the value.
+public final class WeightRuler: Widget {
+    public let id: String
+    public let frame: Rect
+    /// Value changes while moving are reported at most this often (scene time, s).
+    public static let reportInterval = 0.016
+
+    private var axis: ScrollAxis
+    private var offset: Double
+    private var activePointer: PointerKey?
+    private var reportedTick: Int
+    private var lastReport: Double = -.infinity
+    private var finalPending = false
+
+    public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
+        self.id = id
+        self.frame = frame
+        offset = RulerScale.offset(forValue: value)
+        axis = ScrollAxis(offset: offset, edges: .none,
+                          snap: SnapRule(step: RulerScale.tickSpacing, mode: .projected, settleDuration: 0.2),
+                          rate: .normal)
+        reportedTick = RulerScale.tick(containing: offset)
+    }
+
+    /// Content coordinate under the centre pointer (unbounded between rests).
+    public var contentOffset: Double { offset }
+    public var tenths: Int { RulerScale.wrappedTenths(RulerScale.tick(containing: offset)) }
+    public var value: Double { Double(tenths) / 10 }
+    public var valueText: String { RulerScale.text(tenths: tenths) }
+    public var isAnimating: Bool { axis.isMoving }
+
+    public var semantics: Semantics {
+        Semantics(id: id, role: "slider", label: "Weight", frame: frame, valueNow: value,
+                  valueMin: Double(RulerScale.firstTick) / 10,
+                  valueMax: Double(RulerScale.firstTick + RulerScale.tickCount - 1) / 10,
+                  valueText: valueText)
+    }
+
+    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
+        switch input.phase {
+        case .down:
+            // The newest finger takes over (several clients may share the ruler).
+            activePointer = input.key
+            axis.touchDown(at: input.position.x, clientTime: input.clientTime, time: time)
+            finalPending = false
+        case .move:
+            guard input.key == activePointer else { return true }
+            axis.touchMove(to: input.position.x, clientTime: input.clientTime, time: time)
+        case .up, .cancel:
+            guard input.key == activePointer else { return true }
+            activePointer = nil
+            if input.phase == .up {
+                axis.touchUp(clientTime: input.clientTime, time: time)
+            } else {
+                axis.touchCancel(time: time)
+            }
+            finalPending = true
+        }
+        update(time: time, events: &events)
+        return true
+    }
+
+    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
+        guard activePointer == nil else { return }
+        // A vertical wheel turns the ruler too: down = heavier, like dragging left.
+        let delta = abs(input.dx) >= abs(input.dy) ? input.dx : input.dy
+        axis.scroll(by: delta, time: time)
+        finalPending = true
+        update(time: time, events: &events)
+    }
+
+    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
+        let ticks: Int
+        switch key {
+        case "ArrowRight", "ArrowUp": ticks = 1
+        case "ArrowLeft", "ArrowDown": ticks = -1
+        case "PageUp": ticks = 10
+        case "PageDown": ticks = -10
+        default: return false
+        }
+        guard activePointer == nil else { return true }
+        let here = Double(RulerScale.tick(containing: axis.offset(at: time))) * RulerScale.tickSpacing
+        axis.animate(to: here + Double(ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)
+        finalPending = true
+        update(time: time, events: &events)
+        return true
+    }
+
+    public func advance(to time: Double, events: inout [SceneEvent]) {
+        axis.advance(to: time)
+        update(time: time, events: &events)
+    }
+
+    private func update(time: Double, events: inout [SceneEvent]) {
+        offset = axis.offset(at: time)
+        let tick = RulerScale.tick(containing: offset)
+        if finalPending && axis.phase == .idle {
+            finalPending = false
+            reportedTick = tick
+            lastReport = time
+            events.append(SceneEvent(time: time, widget: id, kind: .value(value, text: valueText, final: true)))
+            renormalise()
+        } else if tick != reportedTick && time - lastReport >= Self.reportInterval {
+            reportedTick = tick
+            lastReport = time
+            events.append(SceneEvent(time: time, widget: id, kind: .value(value, text: valueText, final: false)))
+        }
+    }
+
+    /// At rest the offset is a whole tick, so shifting by whole periods is exact and keeps
+    /// numbers small however far one scrolls.
+    private func renormalise() {
+        let turns = (offset / RulerScale.period).rounded(.towardZero)
+        guard turns != 0 else { return }
+        let shift = -turns * RulerScale.period
+        axis.rebase(by: shift)
+        offset += shift
+        reportedTick = RulerScale.tick(containing: offset)
+    }
+
+    // MARK: drawing (seed geometry: major tick to 0.46875·H, minor to 0.3125·H, label 4 pt below)
+
+    public func render(into list: inout DisplayList, theme: Theme) {
+        let h = frame.height, centre = frame.midX
+        let left = offset - frame.width / 2, right = offset + frame.width / 2
+        list.save()
+        list.clip(frame)
+        list.setFill(theme.surface)
+        list.fillRect(frame)
+        let first = Int(((left - 20) / RulerScale.tickSpacing).rounded(.up))
+        let last = Int(((right + 20) / RulerScale.tickSpacing).rounded(.down))
+        func screenX(_ n: Int) -> Double { centre + Double(n) * RulerScale.tickSpacing - offset }
+
+        list.setStroke(theme.tick, width: 1)
+        for n in first...last where RulerScale.mod(n, RulerScale.ticksPerBlock) != 0 {
+            let x = screenX(n)
+            if x < frame.minX - 1 || x > frame.maxX + 1 { continue }
+            list.line(x, frame.minY, x, frame.minY + 0.3125 * h)
+        }
+        list.setStroke(theme.tick, width: 2)
+        list.setFill(theme.text)
+        for n in first...last where RulerScale.mod(n, RulerScale.ticksPerBlock) == 0 {
+            let x = screenX(n)
+            list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
+            let label = RulerScale.label(ofBlock: n / RulerScale.ticksPerBlock)
+            list.text(String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
+                      align: .center, baseline: .top)
+        }
+        // Fixed centre pointer.
+        list.setFill(theme.accent)
+        list.fillRect(Rect(x: centre - 1.5, y: frame.minY, width: 3, height: 0.6 * h))
+        list.fillPolygon([Point(x: centre - 8, y: frame.minY), Point(x: centre + 8, y: frame.minY),
+                          Point(x: centre, y: frame.minY + 10)])
+        list.restore()
+    }
+}

@@ -1,0 +1,81 @@
+/// Identifies one pointer of one client (several browsers can share a room).
+public struct PointerKey: Hashable, Sendable {
+    public var client: String
+    public var pointer: Int
+    public init(client: String, pointer: Int) { self.client = client; self.pointer = pointer }
+}
+
+public enum PointerPhase: String, Sendable, CaseIterable { case down, move, up, cancel }
+
+/// A pointer sample in scene points. `clientTime` is the client's own clock (s):
+/// velocity comes from it, never from arrival times.
+public struct PointerInput: Sendable, Equatable {
+    public var phase: PointerPhase
+    public var key: PointerKey
+    public var position: Point
+    public var clientTime: Double
+    public init(phase: PointerPhase, key: PointerKey, position: Point, clientTime: Double) {
+        self.phase = phase; self.key = key; self.position = position; self.clientTime = clientTime
+    }
+}
+
+/// Wheel deltas in scene points (the page converts line/page modes).
+public struct WheelInput: Sendable, Equatable {
+    public var position: Point
+    public var dx: Double, dy: Double
+    public init(position: Point, dx: Double, dy: Double) { self.position = position; self.dx = dx; self.dy = dy }
+}
+
+/// Something a widget reports, stamped with scene time.
+public struct SceneEvent: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// `final` is true exactly once per gesture, when the value has come to rest.
+        case value(Double, text: String, final: Bool)
+        case haptic(String)
+        case announcement(String)
+    }
+    public var time: Double
+    public var widget: String
+    public var kind: Kind
+    public init(time: Double, widget: String, kind: Kind) { self.time = time; self.widget = widget; self.kind = kind }
+}
+
+/// What assistive technology (and tests) see of a widget; the page mirrors it in the DOM.
+public struct Semantics: Sendable, Equatable {
+    public var id: String
+    public var role: String
+    public var label: String
+    public var frame: Rect
+    public var valueNow: Double?
+    public var valueMin: Double?
+    public var valueMax: Double?
+    public var valueText: String?
+    public init(id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
+                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil) {
+        self.id = id; self.role = role; self.label = label; self.frame = frame
+        self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
+    }
+}
+
+/// A widget owns its state and physics. All calls come with scene time (s), in
+/// non-decreasing order; `advance(to:)` is called before every input.
+public protocol Widget: AnyObject {
+    var id: String { get }
+    var frame: Rect { get }
+    /// True while time alone changes what the widget shows (the frame clock must tick).
+    var isAnimating: Bool { get }
+    var semantics: Semantics { get }
+
+    /// Returns false to decline a pointer down (then it is not captured).
+    func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool
+    func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent])
+    /// Returns false when the key means nothing to this widget.
+    func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool
+    func advance(to time: Double, events: inout [SceneEvent])
+    func render(into list: inout DisplayList, theme: Theme)
+}
+
+public extension Widget {
+    func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
+    func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
+}

@@ -1,0 +1,35 @@
+import ScrollCore
+
+/// One WebSocket connection. Lives on the libwebsockets service thread only.
+final class ClientConnection {
+    let id: UInt64
+    let wsi: OpaquePointer
+    var name: String { "c\(id)" }
+    var room: Room?
+    var theme = Theme.light
+    var limiter: RateLimiter
+
+    /// Control messages (welcome, errors, pongs) in order; small and bounded.
+    var control: [String] = []
+    /// Events not yet sent; bounded by ServerConfig.maxQueuedEvents.
+    var events: [SceneEvent] = []
+    var semanticsSent = 0
+    /// Last frame sequence number sent (0: none yet).
+    var frameSeq: UInt32 = 0
+    var lastRateLimitNotice = -Double.infinity
+    var droppedMessages = 0
+
+    /// Reassembly of fragmented messages.
+    var rx: [UInt8] = []
+    var rxTooLarge = false
+    /// Set when the connection must close once its control queue is flushed.
+    var closeAfterFlush: (code: UInt16, reason: String)?
+
+    static let maxControl = 64
+
+    init(id: UInt64, wsi: OpaquePointer, limiter: RateLimiter) {
+        self.id = id
+        self.wsi = wsi
+        self.limiter = limiter
+    }
+}

@@ -1,0 +1,16 @@
+/// Everything the server can be told; defaults are the product's.
+public struct ServerConfig: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var publicDirectory: String
+    /// Frame clock while anything moves (Hz): 60 by default, 120 allowed.
+    public var tickRate = 60.0
+    /// Input messages per second a client may send (burst: twice that).
+    public var messagesPerSecond = 1000.0
+    /// Events waiting for one slow client before it is disconnected.
+    public var maxQueuedEvents = 1024
+    public var maxRooms = 256
+    public var maxClients = 4096
+
+    public init(publicDirectory: String) { self.publicDirectory = publicDirectory }
+}

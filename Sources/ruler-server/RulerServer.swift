@@ -1,0 +1,74 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import ScrollServer
+
+@main
+struct RulerServer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ruler-server",
+        abstract: "Serves the scroll widgets page and streams the widgets over WebSocket.")
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 8080
+
+    @Option(help: "Directory of the static page (default: the package's Public/).")
+    var `public`: String?
+
+    @Option(help: "Frame clock while anything moves, in Hz (1…240).")
+    var tickRate = 60.0
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+    }
+
+    func run() throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "ruler-server")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+
+        let publicDir = self.public ?? Self.defaultPublicDirectory()
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: publicDir + "/index.html", isDirectory: &isDir), !isDir.boolValue else {
+            throw ValidationError("no index.html in \(publicDir); pass --public DIR")
+        }
+        var config = ServerConfig(publicDirectory: publicDir)
+        config.host = host
+        config.port = port
+        config.tickRate = tickRate
+
+        let server = WebSocketServer(config: config, logger: logger)
+        let bound = try server.start()
+        let shown = host.contains(":") ? "[\(host)]" : host
+        // Tests wait for this exact line.
+        // Unbuffered, so a pipe sees it at once.
+        FileHandle.standardOutput.write(Data("listening on http://\(shown):\(bound)/\n".utf8))
+
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        let sources = [SIGINT, SIGTERM].map { sig in
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { server.stop() }
+            source.resume()
+            return source
+        }
+        server.run()
+        sources.forEach { $0.cancel() }
+    }
+
+    /// Public/ next to Package.swift, found from this source file's location.
+    static func defaultPublicDirectory() -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Public").path
+    }
+}

@@ -1,0 +1,347 @@
+import Foundation
+import Glibc
+import Testing
+import WebSocketClient
+
+/// Proves the end-to-end harness works before any product code is involved:
+/// the browser driver, the WebSocket client and the server launcher.
+
+/// A `data:` URL for an HTML snippet (base64, so no character needs escaping).
+private func page(_ html: String) -> String {
+    "data:text/html;base64," + Data(html.utf8).base64EncodedString()
+}
+
+@Suite("Harness: headless Chromium over CDP", .serialized)
+struct ChromiumHarnessTests {
+    @Test func evaluatesJavaScriptInAPage() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.navigate(page("<p id=greeting>hello</p>"))
+
+        #expect(try browser.evaluate("1+2") as? Int == 3)
+        #expect(try browser.evaluate("document.getElementById('greeting').textContent") as? String == "hello")
+        #expect(try browser.evaluate("Promise.resolve('later')") as? String == "later")
+        #expect(try browser.evaluate("undefined") == nil)
+        let error = #expect(throws: HarnessError.self) { try browser.evaluate("null.property") }
+        #expect(error.map { "\($0)".contains("TypeError") } == true)
+    }
+
+    @Test func waitForEndsWhenAConditionBecomesTrue() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.navigate(page("<script>setTimeout(() => { window.ready = true; }, 300);</script>"))
+
+        #expect(try browser.evaluate("window.ready === true") as? Bool == false)
+        try browser.waitFor("window.ready === true", timeout: 5)
+
+        let error = #expect(throws: HarnessError.self) { try browser.waitFor("window.never === 1", timeout: 0.2) }
+        #expect(error.map { "\($0)".contains("window.never === 1") } == true)
+    }
+
+    @Test func mouseClickReachesAPageHandler() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.setViewport(width: 400, height: 300)
+        try browser.navigate(page("""
+            <body style="margin:0;height:100vh"><script>
+            window.clicks = [];
+            addEventListener('click', e => clicks.push([e.clientX, e.clientY, e.button]));
+            </script></body>
+            """))
+
+        try browser.mouse("mousePressed", x: 120, y: 80)
+        try browser.mouse("mouseReleased", x: 120, y: 80)
+        try browser.waitFor("clicks.length === 1", timeout: 5)
+        #expect(try browser.evaluate("clicks[0]") as? [Int] == [120, 80, 0])
+    }
+
+    @Test func mouseTimestampsAndDragButtonsReachThePage() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.navigate(page("""
+            <body style="margin:0;height:100vh"><script>
+            window.moves = [];
+            addEventListener('mousemove', e => moves.push({t: e.timeStamp, buttons: e.buttons}));
+            </script></body>
+            """))
+
+        let start = Date().timeIntervalSince1970
+        try browser.mouse("mousePressed", x: 10, y: 10, timestamp: start)
+        try browser.mouse("mouseMoved", x: 20, y: 10, timestamp: start + 0.100)
+        try browser.mouse("mouseMoved", x: 30, y: 10, timestamp: start + 0.250)
+        try browser.mouse("mouseReleased", x: 30, y: 10, timestamp: start + 0.300)
+        try browser.waitFor("moves.length === 2", timeout: 5)
+
+        let gap = try browser.evaluate("moves[1].t - moves[0].t") as? Double
+        #expect(gap.map { abs($0 - 150) < 1 } == true, "page saw a gap of \(gap ?? .nan) ms, expected 150")
+        #expect(try browser.evaluate("moves.map(m => m.buttons)") as? [Int] == [1, 1])
+    }
+
+    @Test func screenshotIsAPNGOfTheViewport() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.setViewport(width: 320, height: 200, deviceScaleFactor: 2)
+        try browser.navigate(page("<body style='background:#3a6'></body>"))
+
+        let png = [UInt8](try browser.screenshot())
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR is the first chunk: width and height are big-endian at bytes 16..<24.
+        let size = png.count >= 24
+            ? (png[16..<20].reduce(0) { $0 << 8 | Int($1) }, png[20..<24].reduce(0) { $0 << 8 | Int($1) })
+            : (0, 0)
+        #expect(size == (640, 400))
+    }
+
+    @Test func consoleMessagesAndExceptionsAreCollected() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        try browser.navigate(page("""
+            <script>
+            console.log('hello', 42);
+            setTimeout(() => { throw new Error('boom'); });
+            setTimeout(() => { window.done = true; }, 50);
+            </script>
+            """))
+        try browser.waitFor("window.done", timeout: 5)
+
+        #expect(browser.consoleMessages.contains("log: hello 42"))
+        #expect(browser.consoleMessages.contains { $0.hasPrefix("exception:") && $0.contains("boom") })
+    }
+
+    @Test func closeEndsTheBrowserAndRemovesItsProfile() throws {
+        let browser = try Chromium()
+        #expect(FileManager.default.fileExists(atPath: browser.profile.path))
+        browser.close()
+        #expect(browser.hasExited)
+        #expect(!FileManager.default.fileExists(atPath: browser.profile.path))
+    }
+
+    @Test func webSocketClientSpeaksCDPToChromiumDirectly() throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        let socket = try WebSocketClient(url: browser.browserWebSocketURL)
+        defer { socket.close() }
+        #expect(socket.negotiatedSubprotocol == nil)
+
+        try socket.send(text: #"{"id":1,"method":"Browser.getVersion"}"#)
+        let deadline = Deadline(seconds: 10)
+        var product: String?
+        while product == nil, !deadline.hasPassed {
+            guard case .text(let text)? = try socket.receive(timeout: deadline.remaining),
+                  let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                  reply["id"] as? Int == 1
+            else { continue }
+            product = (reply["result"] as? [String: Any])?["product"] as? String
+        }
+        #expect(product?.contains("Chrome") == true, "product: \(product ?? "none")")
+    }
+
+    @Test(arguments: [100, 70_000, 1_000_000])
+    func largeMessagesCrossTheDevToolsSocket(size: Int) throws {
+        let browser = try Chromium()
+        defer { browser.close() }
+        // Client → browser: the expression itself is `size` bytes long.
+        let literal = String(repeating: "a", count: size)
+        #expect(try browser.evaluate("'\(literal)'.length") as? Int == size)
+        // Browser → client: the reply carries `size` characters.
+        let reply = try browser.evaluate("'b'.repeat(\(size))") as? String
+        #expect(reply?.count == size)
+    }
+}
+
+@Suite("Harness: WebSocketClient against a scripted peer")
+struct WebSocketClientHarnessTests {
+    @Test func acceptValueMatchesTheRFCExample() {
+        #expect(WebSocketClient.acceptValue(forKey: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+    }
+
+    @Test func reassemblesFragmentsAndAnswersAnInterleavedPing() throws {
+        // "ö" is split across two fragments: validation must wait for the whole message.
+        let text = Array("Hello, wörld".utf8)
+        let server = try ScriptedServer { peer in
+            try peer.acceptWebSocket()
+            try peer.writeFrame(opcode: 0x1, fin: false, payload: Array(text[0..<3]))
+            try peer.writeFrame(opcode: 0x9, payload: Array("p1".utf8))
+            try peer.writeFrame(opcode: 0x0, fin: false, payload: Array(text[3..<9]))
+            try peer.writeFrame(opcode: 0x0, fin: true, payload: Array(text[9...]))
+            return try peer.readFrame()
+        }
+        let socket = try WebSocketClient(url: server.url)
+        #expect(try socket.receive(timeout: 5) == .text("Hello, wörld"))
+        let pong = try server.result()
+        #expect(pong.opcode == 0xA && pong.payload == Array("p1".utf8))
+    }
+
+    @Test func binaryMessagesOfEveryLengthEncodingRoundTrip() throws {
+        let sizes = [0, 125, 126, 65_535, 65_536, 300_000]
+        let server = try ScriptedServer { peer in
+            try peer.acceptWebSocket()
+            for _ in sizes {
+                let frame = try peer.readFrame()
+                try peer.writeFrame(opcode: frame.opcode, payload: frame.payload)
+            }
+        }
+        let socket = try WebSocketClient(url: server.url)
+        for size in sizes {
+            let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            try socket.send(binary: payload)
+            #expect(try socket.receive(timeout: 5) == .binary(payload), "size \(size)")
+        }
+        try server.result()
+    }
+
+    @Test func aCloseFrameFromTheServerIsAnsweredAndThrown() throws {
+        let server = try ScriptedServer { peer in
+            try peer.acceptWebSocket()
+            try peer.writeFrame(opcode: 0x8, payload: [0x0F, 0xA1] + Array("bye".utf8))
+            return try peer.readFrame()
+        }
+        let socket = try WebSocketClient(url: server.url)
+        #expect(throws: WebSocketError.closed(code: 4001, reason: "bye")) { try socket.receive(timeout: 5) }
+        #expect(throws: WebSocketError.closed(code: 4001, reason: "bye")) { try socket.send(text: "late") }
+        let echo = try server.result()
+        #expect(echo.opcode == 0x8 && echo.payload == [0x0F, 0xA1])
+    }
+
+    @Test func receiveTimesOutQuietlyAndCloseSendsNormalClosure() throws {
+        let server = try ScriptedServer { peer in
+            try peer.acceptWebSocket()
+            return try peer.readFrame()
+        }
+        let socket = try WebSocketClient(url: server.url)
+        #expect(try socket.receive(timeout: 0.2) == nil)
+        socket.close()
+        let close = try server.result()
+        #expect(close.opcode == 0x8 && close.payload == [0x03, 0xE8])
+    }
+
+    @Test func aMaskedServerFrameIsAProtocolViolation() throws {
+        let server = try ScriptedServer { peer in
+            try peer.acceptWebSocket()
+            try peer.write([0x81, 0x82, 1, 2, 3, 4, 0x68 ^ 1, 0x69 ^ 2])
+        }
+        let socket = try WebSocketClient(url: server.url)
+        #expect {
+            try socket.receive(timeout: 5)
+        } throws: { error in
+            if case .protocolViolation? = error as? WebSocketError { return true }
+            return false
+        }
+        try server.result()
+    }
+
+    @Test func handshakeRejectionCarriesTheStatusLine() throws {
+        let server = try ScriptedServer { peer in
+            let request = try peer.readRequestHead()
+            try peer.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n")
+            return request
+        }
+        #expect(throws: WebSocketError.handshakeRejected(statusLine: "HTTP/1.1 404 Not Found")) {
+            try WebSocketClient(url: "ws://127.0.0.1:\(server.port)/socket?room=1", subprotocol: "scroll-widgets")
+        }
+        let request = try server.result()
+        #expect(request.requestLine == "GET /socket?room=1 HTTP/1.1")
+        #expect(request.headers["host"] == "127.0.0.1:\(server.port)")
+        #expect(request.headers["sec-websocket-protocol"] == "scroll-widgets")
+        #expect(request.headers["sec-websocket-version"] == "13")
+        #expect(request.headers["origin"] == nil)
+    }
+
+    @Test func theRequestedSubprotocolMustBeSelected() throws {
+        let agreeing = try ScriptedServer { peer in try peer.acceptWebSocket(subprotocol: "scroll-widgets") }
+        let socket = try WebSocketClient(url: agreeing.url, subprotocol: "scroll-widgets")
+        #expect(socket.negotiatedSubprotocol == "scroll-widgets")
+
+        let ignoring = try ScriptedServer { peer in try peer.acceptWebSocket() }
+        #expect {
+            try WebSocketClient(url: ignoring.url, subprotocol: "scroll-widgets")
+        } throws: { error in
+            if case .protocolViolation? = error as? WebSocketError { return true }
+            return false
+        }
+        try agreeing.result()
+        try ignoring.result()
+    }
+
+    @Test func connectingToAClosedPortFails() throws {
+        let listener = try PeerConnection.listen()
+        close(listener.fd)
+        #expect {
+            try WebSocketClient(url: "ws://127.0.0.1:\(listener.port)/", timeout: 2)
+        } throws: { error in
+            if case .connectFailed? = error as? WebSocketError { return true }
+            return false
+        }
+    }
+
+    @Test func httpGetReadsContentLengthAndChunkedBodies() throws {
+        let plain = try ScriptedServer { peer in
+            let request = try peer.readRequestHead()
+            try peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 5\r\n\r\nhello")
+            return request
+        }
+        let response = try WebSocketClient.httpGet(url: "http://127.0.0.1:\(plain.port)/index.html?x=1", timeout: 5)
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/html")
+        #expect(response.body == Array("hello".utf8))
+        let request = try plain.result()
+        #expect(request.requestLine == "GET /index.html?x=1 HTTP/1.1")
+        #expect(request.headers["connection"] == "close")
+
+        let chunked = try ScriptedServer { peer in
+            _ = try peer.readRequestHead()
+            try peer.write("HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\n\r\n")
+        }
+        let missing = try WebSocketClient.httpGet(url: "http://127.0.0.1:\(chunked.port)/", timeout: 5)
+        #expect(missing.status == 404)
+        #expect(missing.body == Array("hello, world".utf8))
+        try chunked.result()
+    }
+}
+
+@Suite("Harness: ServerProcess with stand-in servers")
+struct ServerProcessHarnessTests {
+    /// Writes an executable shell script standing in for the server.
+    private func stub(_ body: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stub-server-\(UUID().uuidString).sh")
+        try ("#!/bin/sh\n" + body).write(to: url, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return url
+    }
+
+    @Test func parsesThePortFromTheListeningLine() throws {
+        // `tail -f /dev/null` blocks until signalled, like a server.
+        let script = try stub("""
+            echo "args: $*"
+            echo "ruler-server listening on http://127.0.0.1:4567/ (room default)"
+            exec tail -f /dev/null
+            """)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let server = try ServerProcess(arguments: ["--extra"], executable: script.path)
+        #expect(server.port == 4567)
+        #expect(server.httpURL == "http://127.0.0.1:4567/")
+        #expect(server.wsURL == "ws://127.0.0.1:4567/")
+        #expect(server.output.contains("args: --host 127.0.0.1 --port 0 --extra"))
+        server.stop()
+        #expect(server.hasExited)
+    }
+
+    @Test func aServerThatExitsEarlyIsReportedWithItsOutput() throws {
+        let script = try stub("echo 'bind failed' >&2\nexit 3\n")
+        defer { try? FileManager.default.removeItem(at: script) }
+        #expect {
+            try ServerProcess(executable: script.path)
+        } throws: { error in
+            "\(error)".contains("exited before") && "\(error)".contains("bind failed")
+        }
+    }
+
+    @Test func aMissingBinarySaysToBuildFirst() {
+        #expect {
+            try ServerProcess(executable: "/nonexistent/ruler-server")
+        } throws: { error in
+            "\(error)".contains("swift build")
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import Glibc
+
+/// A headless Chromium with one page, driven over the DevTools protocol.
+///
+/// Each instance has its own fresh profile (and HOME) in a temp directory, removed by
+/// `close()`. Page-level calls go to a target made with `Target.createTarget` and
+/// attached in flat mode, so everything travels over the one browser WebSocket.
+final class Chromium {
+    static let executable = "/usr/lib/chromium/chromium"
+    static let startupTimeout = 20.0
+
+    /// The browser-level DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`).
+    let browserWebSocketURL: String
+    /// `console.*` calls and uncaught exceptions of the page, oldest first, as
+    /// "log: text" / "exception: text".
+    private(set) var consoleMessages: [String] = []
+
+    /// The fresh profile (and HOME) directory; `close()` removes it.
+    let profile: URL
+    private let child: ChildProcess
+    private let devTools: DevToolsConnection
+    private var sessionID = ""
+    private var leftButtonDown = false
+    private var closed = false
+
+    init() throws {
+        profile = FileManager.default.temporaryDirectory
+            .appendingPathComponent("e2e-chromium-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = profile.path
+        let arguments = [
+            "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
+            "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check",
+            "--disable-gpu", "--hide-scrollbars", "about:blank",
+        ]
+        let deadline = Deadline(seconds: Self.startupTimeout)
+        child = try ChildProcess(executable: Self.executable, arguments: arguments, environment: environment)
+        do {
+            browserWebSocketURL = try Self.discoverEndpoint(child: child, profile: profile, deadline: deadline)
+            devTools = try DevToolsConnection(url: browserWebSocketURL, timeout: deadline.remaining)
+        } catch {
+            child.send(signal: SIGKILL)
+            child.waitForExit(timeout: 5)
+            try? FileManager.default.removeItem(at: profile)
+            throw error
+        }
+        devTools.onEvent = { [unowned self] in record($0) }
+        do {
+            try attachPage(timeout: deadline.remaining)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    // MARK: - Protocol
+
+    /// Calls a CDP method on the page session.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:], timeout: Double = 10) throws -> [String: Any] {
+        try devTools.call(method, params, sessionID: sessionID, timeout: timeout)
+    }
+
+    /// Calls a browser-level CDP method (`Browser.*`, `Target.*`).
+    @discardableResult
+    func callBrowser(_ method: String, _ params: [String: Any] = [:], timeout: Double = 10) throws -> [String: Any] {
+        try devTools.call(method, params, sessionID: nil, timeout: timeout)
+    }
+
+    /// Waits for the page session's next event named `method`; returns its params.
+    func waitForEvent(_ method: String, timeout: Double = 10) throws -> [String: Any] {
+        try devTools.waitForEvent(method, sessionID: sessionID, timeout: timeout)
+    }
+
+    // MARK: - Page
+
+    /// Navigates and waits for the page's load event.
+    func navigate(_ url: String, timeout: Double = 10) throws {
+        let deadline = Deadline(seconds: timeout)
+        devTools.discardEvents(named: "Page.loadEventFired")
+        let result = try call("Page.navigate", ["url": url], timeout: deadline.remaining)
+        if let error = result["errorText"] as? String {
+            throw HarnessError.navigationFailed(url: url, error: error)
+        }
+        _ = try waitForEvent("Page.loadEventFired", timeout: deadline.remaining)
+    }
+
+    /// Emulates a desktop viewport of `width`×`height` CSS pixels.
+    func setViewport(width: Int, height: Int, deviceScaleFactor: Double = 1) throws {
+        try call("Emulation.setDeviceMetricsOverride", [
+            "width": width, "height": height, "deviceScaleFactor": deviceScaleFactor, "mobile": false,
+        ])
+    }
+
+    /// Evaluates `js` in the page, awaiting it if it is a promise, and returns its value
+    /// as JSON-decoded Foundation objects (nil for undefined and null). Throws the
+    /// exception's text if it throws or rejects.
+    func evaluate(_ js: String, timeout: Double = 10) throws -> Any? {
+        let result = try call("Runtime.evaluate", [
+            "expression": js, "returnByValue": true, "awaitPromise": true,
+        ], timeout: timeout)
+        if let details = result["exceptionDetails"] as? [String: Any] {
+            let exception = details["exception"] as? [String: Any]
+            let text = exception?["description"] as? String ?? details["text"] as? String ?? "\(details)"
+            throw HarnessError.javaScript(text)
+        }
+        let remote = result["result"] as? [String: Any] ?? [:]
+        if let special = remote["unserializableValue"] as? String {   // NaN, Infinity, -0, 1n
+            return Double(special) ?? special
+        }
+        let value = remote["value"]
+        return value is NSNull ? nil : value
+    }
+
+    /// Waits until the JS expression `condition` is truthy in the page. The polling runs in
+    /// the page (every animation frame, or 50 ms when frames are not being produced), so
+    /// the wait ends as soon as the condition holds.
+    func waitFor(_ condition: String, timeout: Double) throws {
+        let script = """
+            new Promise((resolve, reject) => {
+              const condition = () => (\(condition));
+              const deadline = performance.now() + \(timeout * 1000);
+              let lastError = null;
+              const check = () => {
+                try {
+                  if (condition()) { resolve(true); return; }
+                  lastError = null;
+                } catch (e) { lastError = e; }
+                if (performance.now() >= deadline) {
+                  reject(new Error('waitFor timed out after \(timeout)s: ' + \(Self.jsString(condition))
+                    + (lastError ? ' (last error: ' + lastError + ')' : '')));
+                  return;
+                }
+                let fired = false;
+                const next = () => { if (!fired) { fired = true; check(); } };
+                requestAnimationFrame(next);
+                setTimeout(next, 50);
+              };
+              check();
+            })
+            """
+        _ = try evaluate(script, timeout: timeout + 5)
+    }
+
+    /// Dispatches a left-button mouse event at CSS pixel (`x`, `y`).
+    ///
+    /// - Parameters:
+    ///   - type: `mousePressed`, `mouseMoved` or `mouseReleased`.
+    ///   - timestamp: Event time in seconds since the epoch, as CDP expects; the page sees
+    ///     it as the event's `timeStamp`. Omitted: the browser uses the current time.
+    ///   - buttons: Bitmask of held buttons; by default 1 while the left button is down
+    ///     (from `mousePressed` until `mouseReleased`), so moves in between are drags.
+    func mouse(_ type: String, x: Double, y: Double, timestamp: Double? = nil, buttons: Int? = nil) throws {
+        let held = buttons ?? (type == "mouseReleased" ? 0 : type == "mousePressed" || leftButtonDown ? 1 : 0)
+        var params: [String: Any] = [
+            "type": type, "x": x, "y": y, "buttons": held,
+            "button": type == "mouseMoved" && held & 1 == 0 ? "none" : "left",
+        ]
+        if type != "mouseMoved" { params["clickCount"] = 1 }
+        if let timestamp { params["timestamp"] = timestamp }
+        try call("Input.dispatchMouseEvent", params)
+        if type == "mousePressed" { leftButtonDown = true }
+        if type == "mouseReleased" { leftButtonDown = false }
+    }
+
+    /// A PNG of the viewport.
+    func screenshot() throws -> Data {
+        let result = try call("Page.captureScreenshot", ["format": "png"], timeout: 20)
+        guard let base64 = result["data"] as? String, let png = Data(base64Encoded: base64) else {
+            throw HarnessError.devTools(method: "Page.captureScreenshot", message: "no image data in the reply")
+        }
+        return png
+    }
+
+    /// True once the browser process has exited.
+    var hasExited: Bool { child.hasExited }
+
+    /// Everything Chromium printed so far (its own logging, not the page's console).
+    var processOutput: String { child.output.text }
+
+    /// Asks the browser to quit, waits for it (SIGKILL after a deadline) and removes the
+    /// profile directory. Safe to call repeatedly.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        // The browser may drop the socket before replying; its exit is what matters.
+        _ = try? callBrowser("Browser.close", timeout: 5)
+        devTools.close()
+        if !child.waitForExit(timeout: 10) {
+            child.send(signal: SIGKILL)
+            child.waitForExit(timeout: 5)
+        }
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    // MARK: - Internals
+
+    private func attachPage(timeout: Double) throws {
+        let deadline = Deadline(seconds: timeout)
+        let target = try callBrowser("Target.createTarget", ["url": "about:blank"], timeout: deadline.remaining)
+        guard let targetID = target["targetId"] as? String else {
+            throw HarnessError.devTools(method: "Target.createTarget", message: "no targetId in \(target)")
+        }
+        let attached = try callBrowser("Target.attachToTarget", ["targetId": targetID, "flatten": true],
+                                       timeout: deadline.remaining)
+        guard let session = attached["sessionId"] as? String else {
+            throw HarnessError.devTools(method: "Target.attachToTarget", message: "no sessionId in \(attached)")
+        }
+        sessionID = session
+        try call("Page.enable", timeout: deadline.remaining)
+        try call("Runtime.enable", timeout: deadline.remaining)
+    }
+
+    private func record(_ event: [String: Any]) {
+        guard event["sessionId"] as? String == sessionID, let params = event["params"] as? [String: Any] else { return }
+        switch event["method"] as? String {
+        case "Runtime.consoleAPICalled":
+            let args = params["args"] as? [[String: Any]] ?? []
+            let text = args.map { arg in
+                arg["value"].map { "\($0)" } ?? arg["description"] as? String ?? arg["type"] as? String ?? "?"
+            }.joined(separator: " ")
+            consoleMessages.append("\(params["type"] as? String ?? "log"): \(text)")
+        case "Runtime.exceptionThrown":
+            let details = params["exceptionDetails"] as? [String: Any] ?? [:]
+            let exception = details["exception"] as? [String: Any]
+            let text = exception?["description"] as? String ?? details["text"] as? String ?? "?"
+            consoleMessages.append("exception: \(text)")
+        default:
+            break
+        }
+    }
+
+    /// Chromium prints "DevTools listening on ws://…" on stderr; the DevToolsActivePort
+    /// file in the profile (port, then path) is the fallback.
+    private static func discoverEndpoint(child: ChildProcess, profile: URL, deadline: Deadline) throws -> String {
+        let marker = "DevTools listening on "
+        if let line = child.output.waitForLine(timeout: deadline.remaining, where: { $0.contains(marker) }),
+           let start = line.range(of: marker)?.upperBound {
+            return String(line[start...]).trimmingCharacters(in: .whitespaces)
+        }
+        let file = profile.appendingPathComponent("DevToolsActivePort")
+        if let contents = try? String(contentsOf: file, encoding: .utf8) {
+            let lines = contents.split(whereSeparator: \.isNewline)
+            if lines.count >= 2, let port = Int(lines[0]) {
+                return "ws://127.0.0.1:\(port)\(lines[1])"
+            }
+        }
+        throw HarnessError.chromiumDidNotStart(output: child.output.text)
+    }
+
+    /// `text` as a JavaScript string literal (JSON strings are valid JS).
+    private static func jsString(_ text: String) -> String {
+        let array = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: array, as: UTF8.self).dropFirst().dropLast())
+    }
+}

@@ -1,0 +1,32 @@
+/// Failures of the end-to-end harness itself, worded to say what to do next.
+enum HarnessError: Error, CustomStringConvertible {
+    case serverBinaryMissing(path: String)
+    case serverDidNotStart(reason: String, output: String)
+    case chromiumDidNotStart(output: String)
+    case devTools(method: String, message: String)
+    case navigationFailed(url: String, error: String)
+    case javaScript(String)
+    case timeout(String)
+    case peer(String)
+
+    var description: String {
+        switch self {
+        case .serverBinaryMissing(let path):
+            return "server binary not found at \(path): run `swift build` first, or set RULER_SERVER_BIN"
+        case let .serverDidNotStart(reason, output):
+            return "server did not start: \(reason)\n--- server output ---\n\(output)"
+        case .chromiumDidNotStart(let output):
+            return "Chromium did not report a DevTools endpoint\n--- chromium output ---\n\(output)"
+        case let .devTools(method, message):
+            return "CDP \(method) failed: \(message)"
+        case let .navigationFailed(url, error):
+            return "navigation to \(url) failed: \(error)"
+        case .javaScript(let text):
+            return "JavaScript exception: \(text)"
+        case .timeout(let what):
+            return "timed out \(what)"
+        case .peer(let detail):
+            return "scripted peer: \(detail)"
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The real `ruler-server` binary, started on an ephemeral loopback port.
+///
+/// The binary is `$RULER_SERVER_BIN` if set, else `<package root>/.build/debug/ruler-server`.
+/// The server's contract is that it prints `listening on http://127.0.0.1:PORT/` once it
+/// accepts connections; that line is how the port is learned.
+final class ServerProcess {
+    static let startupTimeout = 10.0
+
+    let port: Int
+    private let child: ChildProcess
+
+    var httpURL: String { "http://127.0.0.1:\(port)/" }
+    var wsURL: String { "ws://127.0.0.1:\(port)/" }
+    /// Everything the server printed so far, stdout and stderr interleaved.
+    var output: String { child.output.text }
+
+    /// - Parameters:
+    ///   - arguments: Passed after `--host 127.0.0.1 --port 0`.
+    ///   - executable: A stand-in for the server binary (the harness's own tests use one).
+    init(arguments: [String] = [], executable: String? = nil) throws {
+        let binary = executable ?? Self.binaryPath()
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw HarnessError.serverBinaryMissing(path: binary)
+        }
+        child = try ChildProcess(executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments)
+        let prefix = "listening on http://127.0.0.1:"
+        let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
+        guard let line, let start = line.range(of: prefix)?.upperBound,
+              let port = Int(line[start...].prefix(while: \.isNumber)), port > 0
+        else {
+            let reason = child.waitForExit(timeout: 1)
+                ? "it exited before printing its listening line"
+                : "no listening line within \(Self.startupTimeout)s"
+            child.stop()
+            throw HarnessError.serverDidNotStart(reason: reason, output: child.output.text)
+        }
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// SIGTERM, wait for exit, SIGKILL after a grace period. Safe to call repeatedly.
+    func stop() {
+        child.stop()
+    }
+
+    /// True once the server process has exited.
+    var hasExited: Bool { child.hasExited }
+
+    private static func binaryPath() -> String {
+        if let path = ProcessInfo.processInfo.environment["RULER_SERVER_BIN"], !path.isEmpty { return path }
+        // This file is <root>/Tests/EndToEndTests/Support/ServerProcess.swift.
+        let root = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/ruler-server").path
+    }
+}
