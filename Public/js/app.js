@@ -30,6 +30,7 @@ const semantics = new SemanticsLayer(document.getElementById("semantics"), (widg
 });
 
 const theme = params.get("theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+root.dataset.theme = theme;
 const connection = new Connection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`,
   hello: () => ({

@@ -16,7 +16,9 @@ export class LayerStore {
     if (view.byteLength < 18 || view.getUint8(0) !== FRAME_KIND) return false;
     const delta = (view.getUint8(2) & 1) !== 0;
     const seq = view.getUint32(4, true);
-    if (delta && seq !== this.seq + 1) return false; // the server never does this; be safe
+    // A delta's "keep" layers refer to the layers this page holds; the server sends a
+    // delta only when those equal frame seq − 1 (it skips frames that change nothing).
+    if (delta && this.seq === 0) return false;
     const count = view.getUint16(16, true);
     const next = new Map();
     const order = [];

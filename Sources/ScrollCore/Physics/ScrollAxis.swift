@@ -92,8 +92,9 @@ public struct ScrollAxis: Sendable {
     }
 
     /// Mouse wheel / trackpad: jumps by `delta` at once, clamped to the range
-    /// (no rubber band: there is no finger to pull against). Ignored while a
-    /// finger tracks, since the finger owns the axis.
+    /// (no rubber band: there is no finger to pull against). With a snap rule
+    /// the settle starts `wheelSettleDelay` after the latest event. Ignored
+    /// while a finger tracks, since the finger owns the axis.
     public mutating func scroll(by delta: Double, time: Double) {
         advance(to: time)
         guard phase != .tracking else { return }
@@ -102,8 +103,9 @@ public struct ScrollAxis: Sendable {
         if snap == nil {
             comeToRest(at: x, time: time)
         } else {
+            // Already .snapping while the settle waits, so .idle always means at rest.
             restOffset = x
-            phase = .idle
+            phase = .snapping
             wheelSettleTime = time + Self.wheelSettleDelay
         }
     }

@@ -2,28 +2,63 @@ import Foundation
 import Glibc
 
 /// A launched executable with its stdout and stderr collected, whose exit can be awaited
-/// with a deadline (event-driven: Foundation's termination handler signals a semaphore).
+/// with a deadline (a thread blocked in waitpid() signals a semaphore: no polling).
+///
+/// Spawned with posix_spawn rather than Foundation's `Process` because the child must start
+/// with an empty signal mask: test code runs on threads that block nearly every signal, a
+/// child inherits that mask, and a server that inherited it would never see SIGTERM.
 final class ChildProcess {
     let output = OutputCollector()
-    private let process = Process()
+    let pid: pid_t
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
 
     init(executable: String, arguments: [String], environment: [String: String]? = nil) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [exitSignal] _ in exitSignal.signal() }
-        try process.run()
-        output.attach(stdout.fileHandleForReading)
-        output.attach(stderr.fileHandleForReading)
-    }
+        let stdout = try Self.makePipe(), stderr = try Self.makePipe()
+        defer { close(stdout.write); close(stderr.write) }
 
-    var pid: Int32 { process.processIdentifier }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t(), defaults = sigset_t()
+        sigemptyset(&emptyMask)
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let environment = environment ?? ProcessInfo.processInfo.environment
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            close(stdout.read)
+            close(stderr.read)
+            throw HarnessError.launchFailed(executable: executable, reason: String(cString: strerror(status)))
+        }
+        self.pid = pid
+        output.attach(FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true))
+        output.attach(FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true))
+
+        let thread = Thread { [exitSignal, pid] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            exitSignal.signal()
+        }
+        thread.name = "ChildProcess.wait(\(pid))"
+        thread.start()
+    }
 
     /// True once the process has exited (waits for nothing).
     var hasExited: Bool { waitForExit(timeout: 0) }
@@ -37,7 +72,7 @@ final class ChildProcess {
         return exited
     }
 
-    /// Sends `signal` unless the process has already exited (its pid may be reused then).
+    /// Sends `signal` unless the process has already been reaped (its pid may be reused then).
     func send(signal: Int32) {
         if !hasExited { kill(pid, signal) }
     }
@@ -49,5 +84,15 @@ final class ChildProcess {
             send(signal: SIGKILL)
             waitForExit(timeout: 5)
         }
+    }
+
+    /// A pipe whose ends are close-on-exec, so only the dup2'd copies reach the child.
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw HarnessError.launchFailed(executable: "(pipe)", reason: String(cString: strerror(errno)))
+        }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
     }
 }

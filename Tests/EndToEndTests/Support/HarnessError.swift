@@ -1,5 +1,6 @@
 /// Failures of the end-to-end harness itself, worded to say what to do next.
 enum HarnessError: Error, CustomStringConvertible {
+    case launchFailed(executable: String, reason: String)
     case serverBinaryMissing(path: String)
     case serverDidNotStart(reason: String, output: String)
     case chromiumDidNotStart(output: String)
@@ -11,6 +12,8 @@ enum HarnessError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
+        case let .launchFailed(executable, reason):
+            return "cannot launch \(executable): \(reason)"
         case .serverBinaryMissing(let path):
             return "server binary not found at \(path): run `swift build` first, or set RULER_SERVER_BIN"
         case let .serverDidNotStart(reason, output):

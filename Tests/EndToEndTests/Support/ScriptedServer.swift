@@ -29,6 +29,7 @@ final class ScriptedServer<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Waits for the script to finish and returns what it returned (or rethrows).
+    @discardableResult
     func result(timeout: Double = 10) throws -> Value {
         guard finished.wait(timeout: .now() + timeout) == .success, let outcome else {
             throw HarnessError.timeout("waiting \(timeout)s for the scripted server to finish")
@@ -75,8 +76,10 @@ final class PeerConnection {
 
     /// Accepts one connection (SO_RCVTIMEO bounds accept too, on Linux).
     init(acceptingOn listener: Int32) throws {
-        fd = accept4(listener, nil, nil, Int32(SOCK_CLOEXEC.rawValue))
+        fd = accept(listener, nil, nil)
         guard fd >= 0 else { throw HarnessError.peer("accept: \(String(cString: strerror(errno)))") }
+        // Keep it out of processes other tests spawn meanwhile (accept4 is not imported).
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         Self.setTimeouts(fd)
     }
 
