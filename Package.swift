@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "ScrollCore", targets: ["ScrollCore"]),
         .executable(name: "ruler-server", targets: ["ruler-server"]),
+        .executable(name: "ruler-replay", targets: ["ruler-replay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,7 +40,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"]),
+        .executableTarget(
+            name: "ruler-replay",
+            dependencies: [
+                "ScrollCore", "WebSocketClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketClient", "ScrollCore"]

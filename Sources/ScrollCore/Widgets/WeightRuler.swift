@@ -12,6 +12,8 @@ public final class WeightRuler: Widget {
     private var reportedTick: Int
     private var lastReport: Double = -.infinity
     private var finalPending = false
+    /// When the gesture (or key / wheel step) that will end in a final value began settling.
+    private var settleStart = 0.0
 
     public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
         self.id = id
@@ -56,6 +58,7 @@ public final class WeightRuler: Widget {
                 axis.touchCancel(time: time)
             }
             finalPending = true
+            settleStart = time
         }
         update(time: time, events: &events)
         return true
@@ -67,6 +70,7 @@ public final class WeightRuler: Widget {
         let delta = abs(input.dx) >= abs(input.dy) ? input.dx : input.dy
         axis.scroll(by: delta, time: time)
         finalPending = true
+        settleStart = time
         update(time: time, events: &events)
     }
 
@@ -83,6 +87,7 @@ public final class WeightRuler: Widget {
         let here = Double(RulerScale.tick(containing: axis.offset(at: time))) * RulerScale.tickSpacing
         axis.animate(to: here + Double(ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)
         finalPending = true
+        settleStart = time
         update(time: time, events: &events)
         return true
     }
@@ -98,8 +103,11 @@ public final class WeightRuler: Widget {
         if finalPending && axis.phase == .idle {
             finalPending = false
             reportedTick = tick
-            lastReport = time
-            events.append(SceneEvent(time: time, widget: id, kind: .value(value, text: valueText, final: true)))
+            // Stamp the exact rest time, not the tick that noticed it: events then do not
+            // depend on the frame rate.
+            let restTime = min(time, max(settleStart, axis.restTime ?? time))
+            lastReport = restTime
+            events.append(SceneEvent(time: restTime, widget: id, kind: .value(value, text: valueText, final: true)))
             renormalise()
         } else if tick != reportedTick && time - lastReport >= Self.reportInterval {
             reportedTick = tick
