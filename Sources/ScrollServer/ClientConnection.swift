@@ -9,8 +9,11 @@ final class ClientConnection {
     var theme = Theme.light
     var limiter: RateLimiter
 
-    /// Control messages (welcome, errors, pongs) in order; small and bounded.
+    /// Control messages (welcome, errors) in order; small and bounded.
     var control: [String] = []
+    /// Only the newest pong matters (round-trip measurement), so pongs replace each other.
+    var pong: String?
+    var droppedErrors = 0
     /// Events not yet sent; bounded by ServerConfig.maxQueuedEvents.
     var events: [SceneEvent] = []
     var semanticsSent = 0
@@ -25,7 +28,7 @@ final class ClientConnection {
     /// Set when the connection must close once its control queue is flushed.
     var closeAfterFlush: (code: UInt16, reason: String)?
 
-    static let maxControl = 64
+    static let maxControl = 32
 
     init(id: UInt64, wsi: OpaquePointer, limiter: RateLimiter) {
         self.id = id

@@ -28,7 +28,7 @@ extension WebSocketServer {
         case .hello(let hello):
             join(client, hello, now: now)
         case .ping(let t):
-            queue(ServerMessage.pong(t: t), to: client)
+            queuePong(ServerMessage.pong(t: t), to: client)
         default:
             guard let room = client.room else {
                 refuse(client, ProtocolError(.notReady, "send hello before input"))

@@ -149,20 +149,32 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: output
 
-    /// Queues a control message (errors, welcome, pong) for one client.
+    /// Queues a control message (welcome, errors) for one client. A client that does not
+    /// read its errors loses the excess ones (counted), not its connection.
     func queue(_ text: String, to client: ClientConnection) {
         guard client.control.count < ClientConnection.maxControl else {
-            slowConsumer(client)
+            client.droppedErrors += 1
             return
         }
         client.control.append(text)
         lws_callback_on_writable(client.wsi)
     }
 
+    func queuePong(_ text: String, to client: ClientConnection) {
+        client.pong = text
+        lws_callback_on_writable(client.wsi)
+    }
+
     func refuse(_ client: ClientConnection, _ error: ProtocolError, fatal: Bool = false) {
         logger.debug("refused", metadata: ["client": "\(client.name)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
-        queue(ServerMessage.error(error, fatal: fatal), to: client)
-        if fatal { client.closeAfterFlush = (1008, error.code.rawValue) }
+        if fatal {
+            // Fatal refusals always get through: they explain the close that follows.
+            client.control.append(ServerMessage.error(error, fatal: true))
+            client.closeAfterFlush = (1008, error.code.rawValue)
+            lws_callback_on_writable(client.wsi)
+        } else {
+            queue(ServerMessage.error(error), to: client)
+        }
     }
 
     private func slowConsumer(_ client: ClientConnection) {
@@ -191,6 +203,9 @@ public final class WebSocketServer: @unchecked Sendable {
         if !client.control.isEmpty {
             let text = client.control.removeFirst()
             if write(client, Array(text.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
+        } else if let pong = client.pong, client.closeAfterFlush == nil {
+            client.pong = nil
+            if write(client, Array(pong.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
         } else if let close = client.closeAfterFlush {
             let reason = Array(close.reason.utf8)
             reason.withUnsafeBufferPointer { buf in
@@ -225,7 +240,7 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     private func hasPending(_ client: ClientConnection) -> Bool {
-        if !client.control.isEmpty || client.closeAfterFlush != nil { return true }
+        if !client.control.isEmpty || client.pong != nil || client.closeAfterFlush != nil { return true }
         guard let room = client.room else { return false }
         return !client.events.isEmpty || client.semanticsSent != room.semanticsVersion
             || room.frame(theme: client.theme).frame.seq != client.frameSeq

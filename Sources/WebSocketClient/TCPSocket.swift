@@ -25,8 +25,8 @@ final class TCPSocket {
         var candidate: UnsafeMutablePointer<addrinfo>? = first
         while let info = candidate?.pointee {
             candidate = info.ai_next
-            // CLOEXEC: tests spawn servers and browsers concurrently; an inherited copy of
-            // this socket would keep the connection alive after we close it.
+            // CLOEXEC: a copy inherited by a process spawned meanwhile (say, a browser)
+            // would keep the connection alive after we close it.
             let flags = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
             let fd = socket(info.ai_family, flags, 0)
             guard fd >= 0 else { lastError = Self.errnoText(); continue }
@@ -52,8 +52,6 @@ final class TCPSocket {
     }
 
     deinit { close() }
-
-    var isOpen: Bool { fd >= 0 }
 
     func close() {
         guard fd >= 0 else { return }

@@ -230,6 +230,7 @@ struct WebSocketClientHarnessTests {
         try server.result()
     }
 
+    /// Also connects by name: "localhost" may resolve to ::1 first, where nothing listens.
     @Test func handshakeRejectionCarriesTheStatusLine() throws {
         let server = try ScriptedServer { peer in
             let request = try peer.readRequestHead()
@@ -237,11 +238,11 @@ struct WebSocketClientHarnessTests {
             return request
         }
         #expect(throws: WebSocketError.handshakeRejected(statusLine: "HTTP/1.1 404 Not Found")) {
-            try WebSocketClient(url: "ws://127.0.0.1:\(server.port)/socket?room=1", subprotocol: "scroll-widgets")
+            try WebSocketClient(url: "ws://localhost:\(server.port)/socket?room=1", subprotocol: "scroll-widgets")
         }
         let request = try server.result()
         #expect(request.requestLine == "GET /socket?room=1 HTTP/1.1")
-        #expect(request.headers["host"] == "127.0.0.1:\(server.port)")
+        #expect(request.headers["host"] == "localhost:\(server.port)")
         #expect(request.headers["sec-websocket-protocol"] == "scroll-widgets")
         #expect(request.headers["sec-websocket-version"] == "13")
         #expect(request.headers["origin"] == nil)

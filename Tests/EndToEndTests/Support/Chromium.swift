@@ -36,7 +36,12 @@ final class Chromium {
             "--disable-gpu", "--hide-scrollbars", "about:blank",
         ]
         let deadline = Deadline(seconds: Self.startupTimeout)
-        child = try ChildProcess(executable: Self.executable, arguments: arguments, environment: environment)
+        do {
+            child = try ChildProcess(executable: Self.executable, arguments: arguments, environment: environment)
+        } catch {
+            try? FileManager.default.removeItem(at: profile)
+            throw error
+        }
         do {
             browserWebSocketURL = try Self.discoverEndpoint(child: child, profile: profile, deadline: deadline)
             devTools = try DevToolsConnection(url: browserWebSocketURL, timeout: deadline.remaining)

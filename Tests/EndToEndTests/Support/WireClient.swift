@@ -1,0 +1,79 @@
+import Foundation
+import ScrollCore
+import WebSocketClient
+
+/// A protocol-speaking test client: a WebSocket plus JSON helpers and waits with deadlines.
+final class WireClient {
+    let socket: WebSocketClient
+    private(set) var received: [WebSocketClient.Message] = []
+
+    init(_ server: ServerProcess, room: String? = "lobby", hello: Bool = true) throws {
+        socket = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
+        if hello {
+            var m: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current]
+            if let room { m["room"] = room }
+            try send(m)
+            _ = try waitFor("welcome") { $0["type"] as? String == "welcome" }
+        }
+    }
+
+    func send(_ object: [String: Any]) throws {
+        try socket.send(text: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
+    }
+
+    func pointer(_ phase: String, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
+        try send(["type": "pointer", "phase": phase, "id": id, "x": x, "y": y, "t": t])
+    }
+
+    /// A slow drag from x0 by dx, held still 100 ms before lifting (no fling).
+    func drag(from x0: Double, by dx: Double, steps: Int = 10, t0: Double = 1000) throws {
+        try pointer("down", x: x0, t: t0)
+        for i in 1...steps { try pointer("move", x: x0 + dx * Double(i) / Double(steps), t: t0 + 16 * Double(i)) }
+        try pointer("up", x: x0 + dx, t: t0 + 16 * Double(steps) + 100)
+    }
+
+    /// Receives until a JSON message satisfies `match`; returns it.
+    func waitFor(_ what: String, timeout: Double = 5, _ match: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let m = try socket.receive(timeout: deadline.timeIntervalSinceNow) else { break }
+            received.append(m)
+            if case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any], match(o) {
+                return o
+            }
+        }
+        throw WireError("no \(what) within \(timeout) s")
+    }
+
+    func waitForBinary(timeout: Double = 5) throws -> [UInt8] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let m = try socket.receive(timeout: deadline.timeIntervalSinceNow) else { break }
+            received.append(m)
+            if case .binary(let b) = m { return b }
+        }
+        throw WireError("no frame within \(timeout) s")
+    }
+
+    func waitForError(_ code: String) throws -> [String: Any] {
+        try waitFor("error \(code)") { $0["type"] as? String == "error" && $0["code"] as? String == code }
+    }
+
+    /// The next final value event of `widget`.
+    func finalValue(_ widget: String = "ruler", timeout: Double = 5) throws -> Double {
+        var value: Double?
+        _ = try waitFor("final \(widget) value", timeout: timeout) { m in
+            guard m["type"] as? String == "events", let events = m["events"] as? [[String: Any]] else { return false }
+            for e in events where e["widget"] as? String == widget && e["final"] as? Bool == true {
+                value = e["value"] as? Double
+            }
+            return value != nil
+        }
+        return value!
+    }
+}
+
+struct WireError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
