@@ -56,7 +56,10 @@ function showState(state, detail) {
 function handleMessage(m) {
   switch (m.type) {
     case "welcome":
-      if (m.protocol !== PROTOCOL_VERSION) { mismatch(`server speaks protocol ${m.protocol}`); return; }
+      if (m.protocol !== PROTOCOL_VERSION) {
+        mismatch(`this page speaks protocol ${PROTOCOL_VERSION}, the server speaks ${m.protocol}; reload the page`);
+        return;
+      }
       scene = m.scene;
       root.dataset.client = m.client;
       root.dataset.room = m.room;
@@ -76,7 +79,7 @@ function handleMessage(m) {
 function mismatch(text) {
   connection.stop();
   banner.hidden = false;
-  banner.textContent = `This page speaks protocol ${PROTOCOL_VERSION}; ${text}. Reload the page.`;
+  banner.textContent = `Version mismatch: ${text}.`;
   showState("mismatch");
 }
 
@@ -96,14 +99,16 @@ function layout() {
   canvas.width = Math.round(w * dpr);
   canvas.height = Math.round(h * dpr);
   semantics.layout(scale);
+  // Resizing clears the canvas: repaint now, so it is never seen (or read) empty.
   dirty = true;
-  requestAnimationFrame(draw);
+  draw();
 }
 
 function draw() {
   if (!dirty) return;
   dirty = false;
   paint(ctx, store, scale, dpr);
+  if (store.seq === 0) return; // nothing received yet
   framesPainted += 1;
   root.dataset.frames = String(framesPainted);
 }

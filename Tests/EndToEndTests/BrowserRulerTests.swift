@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// The real page in headless Chromium, driven with real mouse events over CDP.
+@Suite(.serialized) struct BrowserRulerTests {
+    static let rulerY = 214.0
+    static let value = "Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))"
+
+    /// Loads the page at phone size and waits until it is connected and has painted.
+    func open(_ server: ServerProcess, query: String = "") throws -> Chromium {
+        let browser = try Chromium()
+        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try browser.navigate(server.httpURL + query)
+        try browser.waitFor("document.documentElement.dataset.connection === 'open' && "
+            + "Number(document.documentElement.dataset.frames) > 0 && \(Self.value) > 0", timeout: 10)
+        return browser
+    }
+
+    /// A slow drag with timestamps 16 ms apart, still for 100 ms before release (no fling).
+    func drag(_ b: Chromium, from x0: Double, by dx: Double, steps: Int = 20, t0: inout Double) throws {
+        try b.mouse("mousePressed", x: x0, y: Self.rulerY, timestamp: t0)
+        for i in 1...steps {
+            try b.mouse("mouseMoved", x: x0 + dx * Double(i) / Double(steps), y: Self.rulerY, timestamp: t0 + 0.016 * Double(i))
+        }
+        t0 += 0.016 * Double(steps) + 0.1
+        try b.mouse("mouseReleased", x: x0 + dx, y: Self.rulerY, timestamp: t0)
+        t0 += 0.5
+    }
+
+    @Test("dragging left by 100 pt raises aria-valuenow by 1.0; ten such drags by 10.0")
+    func dragTheRuler() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        let start = try #require(b.evaluate(Self.value) as? Double)
+        #expect(start == 72.5)
+        var t = Date().timeIntervalSince1970
+        try drag(b, from: 300, by: -100, t0: &t)
+        // WIDGETS.md §1: ticks 10 pt apart, 0.1 kg each → 100 pt is 1.0 kg.
+        try b.waitFor("Math.abs(\(Self.value) - \(start + 1.0)) < 0.05", timeout: 5)
+        for _ in 1...9 { try drag(b, from: 300, by: -100, t0: &t) }
+        try b.waitFor("Math.abs(\(Self.value) - \(start + 10.0)) < 0.05", timeout: 10)
+        let text = try b.evaluate("document.querySelector('[data-widget=ruler]').getAttribute('aria-valuetext')") as? String
+        #expect(text == "82.5 kg")
+    }
+
+    @Test("the canvas is painted: the ruler's ticks and the readout are not blank")
+    func canvasIsNotBlank() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        // Distinct colours in the ruler band and in the readout band (device pixels, dpr 2).
+        let distinct = """
+        (() => { const c = document.getElementById('canvas'); const g = c.getContext('2d');
+          const count = (y, h) => { const d = g.getImageData(0, y * 2, c.width, h * 2).data; const s = new Set();
+            for (let i = 0; i < d.length; i += 4) s.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]); return s.size; };
+          return [count(150, 128), count(48, 80)]; })()
+        """
+        let counts = try #require(b.evaluate(distinct) as? [Any]).compactMap { ($0 as? NSNumber)?.intValue }
+        #expect(counts.count == 2)
+        #expect(counts.allSatisfy { $0 >= 3 }, "colours per band: \(counts)")
+        let png = try b.screenshot()
+        #expect(png.count > 5_000)
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    @Test("a page speaking another protocol version says so visibly")
+    func versionMismatchIsVisible() throws {
+        // A stale copy of the page that speaks protocol 0, served by the current server.
+        let publicDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Public")
+        let stale = FileManager.default.temporaryDirectory.appendingPathComponent("stale-page-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: publicDir, to: stale)
+        defer { try? FileManager.default.removeItem(at: stale) }
+        let app = stale.appendingPathComponent("js/app.js")
+        let source = try String(contentsOf: app, encoding: .utf8)
+        #expect(source.contains("PROTOCOL_VERSION = 1;"))
+        try source.replacingOccurrences(of: "PROTOCOL_VERSION = 1;", with: "PROTOCOL_VERSION = 0;")
+            .write(to: app, atomically: true, encoding: .utf8)
+
+        let server = try ServerProcess(arguments: ["--public", stale.path])
+        let b = try Chromium()
+        defer { b.close() }
+        try b.navigate(server.httpURL)
+        try b.waitFor("document.documentElement.dataset.connection === 'mismatch'", timeout: 10)
+        let banner = try b.evaluate("""
+            (() => { const el = document.getElementById('banner');
+              return el.hidden ? '' : el.textContent + '|' + getComputedStyle(el).display; })()
+            """) as? String
+        #expect(banner?.contains("protocol 0") == true, "\(banner ?? "nil")")
+        #expect(banner?.contains("server speaks 1") == true, "\(banner ?? "nil")")
+        #expect(banner?.hasSuffix("|none") == false)
+    }
+}
