@@ -1,0 +1,32 @@
+# Two entry points on a fresh Debian machine:
+#   make run   — installs what is missing, builds and runs the server (prints its URL)
+#   make test  — installs what is missing and runs every test
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+
+HOST ?= 127.0.0.1
+PORT ?= 8080
+RUN_PACKAGES := libwebsockets-dev pkg-config
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
+
+.PHONY: run test build deps-run deps-test clean
+
+run: deps-run
+	swift build -c release --product ruler-server
+	.build/release/ruler-server --host $(HOST) --port $(PORT)
+
+test: deps-test
+	swift build --build-tests
+	swift test --skip-build
+
+build: deps-run
+	swift build
+
+deps-run:
+	@./scripts/apt-install $(RUN_PACKAGES)
+
+deps-test:
+	@./scripts/apt-install $(TEST_PACKAGES)
+
+clean:
+	rm -rf .build
