@@ -9,7 +9,7 @@ PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
-.PHONY: run test build deps-run deps-test clean
+.PHONY: run test bench build deps-run deps-test clean
 
 run: deps-run
 	swift build -c release --product ruler-server
@@ -18,6 +18,9 @@ run: deps-run
 test: deps-test
 	swift build --build-tests
 	swift test --skip-build
+
+bench: deps-run
+	swift run -c release ruler-bench
 
 build: deps-run
 	swift build

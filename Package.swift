@@ -47,6 +47,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "ruler-bench", dependencies: ["ScrollCore"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
         .testTarget(
             name: "EndToEndTests",

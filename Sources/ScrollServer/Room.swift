@@ -8,8 +8,6 @@ final class Room {
     /// Monotonic time at which scene time 0 was.
     let origin: Double
     var clients: [UInt64] = []
-    /// Called with every input the room accepts, at its scene time (for recording).
-    var inputObserver: ((SceneInput, Double) -> Void)?
 
     private var changeCount = 0
     private var frames: [String: CachedFrame] = [:]
@@ -36,10 +34,7 @@ final class Room {
     /// Applies inputs at `now`; returns the events they caused.
     func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
         let t = sceneTime(now)
-        for input in inputs {
-            inputObserver?(input, t)
-            scene.apply(input, at: t)
-        }
+        for input in inputs { scene.apply(input, at: t) }
         changed()
         return scene.takeEvents()
     }

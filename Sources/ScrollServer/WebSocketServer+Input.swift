@@ -2,10 +2,6 @@ import ScrollCore
 
 /// Turning client messages into scene input (docs/PROTOCOL.md, "Client → server").
 extension WebSocketServer {
-    /// Wheel deltas in lines and pages become points at these sizes.
-    static let wheelLine = 16.0
-    static let wheelPage = 390.0
-
     func handleMessage(_ client: ClientConnection, _ text: String) {
         let now = MonotonicClock.now()
         guard client.limiter.allow(now: now) else {
@@ -34,8 +30,8 @@ extension WebSocketServer {
                 refuse(client, ProtocolError(.notReady, "send hello before input"))
                 return
             }
-            let inputs = sceneInputs(message, client: client.name)
-            inputObserver?(room.name, client.name, message, room.sceneTime(now))
+            let inputs = InputMapping.sceneInputs(message, client: client.name)
+            traces?.record(message, client: client.name, room: room.name, roomTime: room.sceneTime(now))
             publish(room.apply(inputs, now: now), in: room)
         }
     }
@@ -68,22 +64,5 @@ extension WebSocketServer {
         queue(ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene.size, theme: client.theme.name),
               to: client)
         logger.info("joined", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
-    }
-
-    func sceneInputs(_ message: ClientMessage, client: String) -> [SceneInput] {
-        switch message {
-        case .pointer(let p):
-            let key = PointerKey(client: client, pointer: p.id)
-            return p.samples.map { s in
-                .pointer(PointerInput(phase: p.phase, key: key, position: Point(x: s.x, y: s.y), clientTime: s.t / 1000))
-            }
-        case .wheel(let w):
-            let unit = w.deltaMode == 1 ? Self.wheelLine : w.deltaMode == 2 ? Self.wheelPage : 1
-            return [.wheel(WheelInput(position: Point(x: w.x, y: w.y), dx: w.dx * unit, dy: w.dy * unit))]
-        case .key(let key, let widget, _):
-            return [.key(key, widget: widget)]
-        case .hello, .ping:
-            return []
-        }
     }
 }

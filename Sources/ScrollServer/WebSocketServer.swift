@@ -17,8 +17,8 @@ public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
     let makeScene: () -> Scene
-    /// Observes accepted input per room (the trace recorder).
-    let inputObserver: ((_ room: String, _ client: String, _ message: ClientMessage, _ sceneTime: Double) -> Void)?
+    /// Appends each room's accepted input to a trace (`--record DIR`).
+    let traces: TraceDirectory?
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
@@ -33,12 +33,11 @@ public final class WebSocketServer: @unchecked Sendable {
     private var sendCapacity = 64 * 1024
     private let pre = rs_lws_pre()
 
-    public init(config: ServerConfig, logger: Logger, makeScene: @escaping () -> Scene = { DemoScene.make() },
-                inputObserver: ((String, String, ClientMessage, Double) -> Void)? = nil) {
+    public init(config: ServerConfig, logger: Logger, makeScene: @escaping () -> Scene = { DemoScene.make() }) throws {
         self.config = config
         self.logger = logger
         self.makeScene = makeScene
-        self.inputObserver = inputObserver
+        traces = try config.recordDirectory.map(TraceDirectory.init(path:))
         sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: pre + sendCapacity, alignment: 16)
     }
 
@@ -142,7 +141,9 @@ public final class WebSocketServer: @unchecked Sendable {
         clients[client.id] = nil
         guard let room = client.room else { return }
         room.clients.removeAll { $0 == client.id }
-        let events = room.apply([.leave(client: client.name)], now: MonotonicClock.now())
+        let now = MonotonicClock.now()
+        traces?.leave(client: client.name, room: room.name, roomTime: room.sceneTime(now))
+        let events = room.apply([.leave(client: client.name)], now: now)
         publish(events, in: room)
         logger.debug("disconnected", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
     }

@@ -22,6 +22,9 @@ struct RulerServer: ParsableCommand {
     @Option(help: "Frame clock while anything moves, in Hz (1…240).")
     var tickRate = 60.0
 
+    @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
+    var record: String?
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
@@ -45,8 +48,9 @@ struct RulerServer: ParsableCommand {
         config.host = host
         config.port = port
         config.tickRate = tickRate
+        config.recordDirectory = record
 
-        let server = WebSocketServer(config: config, logger: logger)
+        let server = try WebSocketServer(config: config, logger: logger)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host
         // Tests wait for this exact line.

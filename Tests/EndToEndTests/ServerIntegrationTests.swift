@@ -40,10 +40,7 @@ import WebSocketClient
         let c = try WireClient(server)
         try c.drag(from: 300, by: -100)
         #expect(try c.finalValue() == 73.5)
-        let s = try c.waitFor("semantics 73.5") { m in
-            ((m["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == "ruler" }?["valueNow"] as? Double) == 73.5
-        }
-        #expect(s["type"] as? String == "semantics")
+        try c.waitForSemantics("ruler", value: 73.5)
     }
 
     @Test("clients of one room drive the same ruler; another room is untouched")

@@ -86,13 +86,15 @@ final class ChildProcess {
         }
     }
 
-    /// A pipe whose ends are close-on-exec, so only the dup2'd copies reach the child.
+    /// A one-way channel whose ends are close-on-exec from birth (not pipe + fcntl: tests
+    /// spawn in parallel, and a child spawned in between would inherit the write end and
+    /// hold off EOF). A socketpair because Glibc's Swift module lacks pipe2. Only the
+    /// dup2'd copies reach the intended child.
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw HarnessError.launchFailed(executable: "(pipe)", reason: String(cString: strerror(errno)))
         }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         return (fds[0], fds[1])
     }
 }

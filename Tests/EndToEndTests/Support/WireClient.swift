@@ -59,6 +59,21 @@ final class WireClient {
         try waitFor("error \(code)") { $0["type"] as? String == "error" && $0["code"] as? String == code }
     }
 
+    /// Waits until the latest semantics give `widget` the value `value` (it may have come already).
+    func waitForSemantics(_ widget: String, value: Double, timeout: Double = 5) throws {
+        func valueNow(_ m: [String: Any]) -> Double? {
+            guard m["type"] as? String == "semantics" else { return nil }
+            return (m["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == widget }?["valueNow"] as? Double
+        }
+        let latest = received.reversed().lazy.compactMap { m -> Double? in
+            guard case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any]
+            else { return nil }
+            return valueNow(o)
+        }.first
+        if latest == value { return }
+        _ = try waitFor("semantics \(widget) = \(value)", timeout: timeout) { valueNow($0) == value }
+    }
+
     /// The next final value event of `widget`.
     func finalValue(_ widget: String = "ruler", timeout: Double = 5) throws -> Double {
         var value: Double?

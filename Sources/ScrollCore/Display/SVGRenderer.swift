@@ -1,0 +1,192 @@
+/// Renders display lists to SVG (snapshots, docs, `ruler-replay --svg`), from the same
+/// bytes the page paints: every layer is decoded with `DisplayListDecoder` and drawn with
+/// canvas semantics (Public/js/painter.js). Output is deterministic: numbers are rounded
+/// to 2 decimals (opacities to 3) and trimmed, clip ids are numbered in order.
+public enum SVGRenderer {
+    public static let fontFamily = "DejaVu Sans"
+
+    /// The scene's current frame.
+    public static func render(_ scene: Scene, theme: Theme) throws -> String {
+        try render(scene.render(theme: theme), size: scene.size)
+    }
+
+    public static func render(_ layers: [Layer], size: Size) throws -> String {
+        render(ops: try layers.map { try DisplayListDecoder.decode($0.list.bytes) }, ids: layers.map(\.id), size: size)
+    }
+
+    /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …).
+    public static func render(ops layers: [[DecodedOp]], ids: [UInt16]? = nil, size: Size) -> String {
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(size.width))\" height=\"\(num(size.height))\""
+            + " viewBox=\"0 0 \(num(size.width)) \(num(size.height))\">\n"
+        var writer = SVGWriter()
+        for (i, ops) in layers.enumerated() {
+            let id = ids.map { Int($0[i]) } ?? i
+            out += "<g id=\"layer-\(id)\">\n"
+            writer.paint(ops, into: &out)
+            out += "</g>\n"
+        }
+        out += "</svg>\n"
+        return out
+    }
+
+    /// Up to `decimals` decimals, trailing zeros trimmed, never "-0".
+    static func num(_ v: Double, decimals: Int = 2) -> String {
+        guard v.isFinite else { return "0" }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (abs(v) * scale).rounded()
+        guard scaled < 1e15 else { return String(Int64(v.rounded())) }
+        let units = Int64(scaled)
+        let whole = units / Int64(scale), fraction = units % Int64(scale)
+        var s = (v < 0 && units != 0 ? "-" : "") + String(whole)
+        if fraction != 0 {
+            var digits = String(fraction)
+            digits = String(repeating: "0", count: decimals - digits.count) + digits
+            while digits.hasSuffix("0") { digits.removeLast() }
+            s += "." + digits
+        }
+        return s
+    }
+}
+
+/// Canvas state → SVG. Fill, stroke and alpha live here and are written on every shape;
+/// transforms and clips open `<g>` elements that the matching `restore` closes.
+private struct SVGWriter {
+    private struct State {
+        var fill = Color(0, 0, 0)
+        var stroke = Color(0, 0, 0)
+        var lineWidth = 1.0
+        var alpha = 1.0
+        /// `<g>` elements opened since the save that started this state.
+        var openGroups = 0
+    }
+
+    private var state = State()
+    private var saved: [State] = []
+    private var clipCount = 0
+
+    /// One layer, from the canvas's default state (the painter saves/restores around each).
+    mutating func paint(_ ops: [DecodedOp], into out: inout String) {
+        state = State()
+        saved = []
+        for op in ops { paint(op, into: &out) }
+        while !saved.isEmpty { restore(into: &out) }
+        close(state.openGroups, into: &out)
+    }
+
+    private mutating func paint(_ op: DecodedOp, into out: inout String) {
+        switch op {
+        case .save:
+            saved.append(state)
+            state.openGroups = 0
+        case .restore:
+            restore(into: &out)
+        case let .translate(dx, dy):
+            open("<g transform=\"translate(\(n(dx)),\(n(dy)))\">", into: &out)
+        case let .scale(sx, sy):
+            open("<g transform=\"scale(\(n(sx)),\(n(sy)))\">", into: &out)
+        case .clip(let r):
+            clipCount += 1
+            let r = normalized(r)
+            out += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"/></clipPath>\n"
+            open("<g clip-path=\"url(#clip\(clipCount))\">", into: &out)
+        case .setFill(let c):
+            state.fill = c
+        case let .setStroke(c, width):
+            state.stroke = c
+            state.lineWidth = width
+        case .setAlpha(let a):
+            state.alpha = min(max(a, 0), 1)
+        case .fillRect(let r):
+            let r = normalized(r)
+            out += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"\(fill)/>\n"
+        case let .fillRoundRect(r, radius):
+            let r = normalized(r)
+            // Like canvas roundRect: the radius never exceeds half the shorter side.
+            let rr = min(max(radius, 0), r.width / 2, r.height / 2)
+            out += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(rr))\" ry=\"\(n(rr))\"\(fill)/>\n"
+        case let .fillCircle(c, radius):
+            out += "<circle cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(abs(radius)))\"\(fill)/>\n"
+        case let .line(x0, y0, x1, y1):
+            out += "<line x1=\"\(n(x0))\" y1=\"\(n(y0))\" x2=\"\(n(x1))\" y2=\"\(n(y1))\"\(stroke)/>\n"
+        case .fillPolygon(let points):
+            let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
+            out += "<polygon points=\"\(list)\"\(fill)/>\n"
+        case let .text(s, x, y, size, align, baseline, weight):
+            out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(SVGRenderer.fontFamily)\" font-size=\"\(n(size))\""
+            if weight == .bold { out += " font-weight=\"bold\"" }
+            out += " text-anchor=\"\(anchor(align))\" dominant-baseline=\"\(dominantBaseline(baseline))\"\(fill)>"
+            out += escaped(s) + "</text>\n"
+        }
+    }
+
+    private mutating func open(_ tag: String, into out: inout String) {
+        out += tag + "\n"
+        state.openGroups += 1
+    }
+
+    private mutating func restore(into out: inout String) {
+        // An unmatched restore does nothing, as on a canvas.
+        guard let previous = saved.popLast() else { return }
+        close(state.openGroups, into: &out)
+        state = previous
+    }
+
+    private func close(_ count: Int, into out: inout String) {
+        for _ in 0..<count { out += "</g>\n" }
+    }
+
+    private var fill: String { paint("fill", state.fill) }
+    private var stroke: String { paint("stroke", state.stroke) + " stroke-width=\"\(n(state.lineWidth))\"" }
+
+    private func paint(_ attribute: String, _ c: Color) -> String {
+        let hex = [c.r, c.g, c.b].map { b in
+            let s = String(b, radix: 16)
+            return b < 16 ? "0" + s : s
+        }.joined()
+        var s = " \(attribute)=\"#\(hex)\""
+        let opacity = Double(c.a) / 255 * state.alpha
+        if opacity < 1 { s += " \(attribute)-opacity=\"\(SVGRenderer.num(opacity, decimals: 3))\"" }
+        return s
+    }
+
+    /// Canvas accepts negative sizes (drawing leftwards/upwards); SVG does not.
+    private func normalized(_ r: Rect) -> Rect {
+        Rect(x: min(r.x, r.x + r.width), y: min(r.y, r.y + r.height), width: abs(r.width), height: abs(r.height))
+    }
+
+    private func n(_ v: Double) -> String { SVGRenderer.num(v) }
+
+    private func anchor(_ a: TextAlign) -> String {
+        switch a {
+        case .left: return "start"
+        case .center: return "middle"
+        case .right: return "end"
+        }
+    }
+
+    /// Canvas baselines: top = top of the em box, middle = its centre.
+    private func dominantBaseline(_ b: TextBaseline) -> String {
+        switch b {
+        case .top: return "text-before-edge"
+        case .middle: return "central"
+        case .alphabetic: return "alphabetic"
+        }
+    }
+
+    private func escaped(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            // XML 1.0 has no place for other C0 controls, even escaped.
+            case _ where ch.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" && $0 != "\n" }: out += "\u{FFFD}"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,93 @@
+/// Replays a trace against a fresh scene in virtual time: no clock, no sleeping.
+///
+/// Like the server's frame clock, the scene is ticked at multiples of 1/fps while it
+/// animates; each input is applied at exactly its own time (t/1000 s). Motion is closed
+/// form, so the fps changes only when moving value events are sampled, not where
+/// anything comes to rest.
+public struct Replayer {
+    public var fps: Double
+    /// Stop at this time (ms) instead of settling; later lines are not applied.
+    public var stopAt: Double?
+    /// After the last input, tick at most this long (s) waiting for the scene to rest.
+    public var settleLimit: Double
+    public var makeScene: () -> Scene
+
+    public init(fps: Double = 60, stopAt: Double? = nil, settleLimit: Double = 60,
+                makeScene: @escaping () -> Scene = { DemoScene.make() }) {
+        precondition(fps.isFinite && fps > 0, "fps must be a positive number")
+        self.fps = fps
+        self.stopAt = stopAt
+        self.settleLimit = settleLimit
+        self.makeScene = makeScene
+    }
+
+    public func run(_ entries: [TraceEntry]) -> ReplayResult {
+        var clock = TickClock(scene: makeScene(), fps: fps)
+        let end = stopAt.map { $0 / 1000 }
+        for entry in entries {
+            let time = entry.t / 1000
+            if let end, time > end { break }
+            clock.tick(before: time)
+            for input in InputMapping.sceneInputs(entry.clientMessage, client: entry.client) {
+                clock.apply(input, at: time)
+            }
+        }
+        if let end {
+            clock.tick(before: end)
+            clock.advance(to: end)
+        } else {
+            clock.settle(until: clock.scene.time + settleLimit)
+        }
+        return ReplayResult(scene: clock.scene, events: clock.events)
+    }
+}
+
+/// The virtual frame clock: tick k falls at k/fps (computed, never accumulated).
+private struct TickClock {
+    let scene: Scene
+    let fps: Double
+    var events: [SceneEvent] = []
+    private var next = 0
+
+    init(scene: Scene, fps: Double) { self.scene = scene; self.fps = fps }
+
+    private func time(ofTick k: Int) -> Double { Double(k) / fps }
+
+    /// Ticks strictly before `limit` while anything moves; an idle scene skips ahead
+    /// (the server's clock does not tick an idle room either).
+    mutating func tick(before limit: Double) {
+        while time(ofTick: next) < limit {
+            guard scene.isAnimating else {
+                skip(to: limit)
+                return
+            }
+            advance(to: time(ofTick: next))
+            next += 1
+        }
+    }
+
+    /// Ticks while anything moves, up to `limit`.
+    mutating func settle(until limit: Double) {
+        while scene.isAnimating, time(ofTick: next) <= limit {
+            advance(to: time(ofTick: next))
+            next += 1
+        }
+    }
+
+    mutating func apply(_ input: SceneInput, at time: Double) {
+        scene.apply(input, at: time)
+        events += scene.takeEvents()
+    }
+
+    mutating func advance(to time: Double) {
+        scene.advance(to: time)
+        events += scene.takeEvents()
+    }
+
+    /// The first tick at or after `limit`.
+    private mutating func skip(to limit: Double) {
+        var k = max(next, Int((limit * fps).rounded(.down)))
+        while time(ofTick: k) < limit { k += 1 }
+        next = k
+    }
+}

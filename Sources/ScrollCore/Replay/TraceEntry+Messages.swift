@@ -1,0 +1,53 @@
+/// Conversions between trace lines and wire messages (Protocol/ClientMessage.swift).
+extension TraceEntry {
+    /// What the recorder writes for one accepted wire message from `client`.
+    ///
+    /// `t` is an offset in ms added to the client's own timestamps: the recorder shifts
+    /// each client's clock by a constant so that its first message lands at the room time
+    /// it arrived (see `TraceRecorder`). A move with coalesced samples gives one line per
+    /// sample, each with its own time; hello and ping give none.
+    public static func entries(for message: ClientMessage, client: String, t: Double) -> [TraceEntry] {
+        switch message {
+        case .pointer(let p):
+            return p.samples.map { s in
+                .pointer(p.phase, t: s.t + t, x: s.x, y: s.y, pointer: p.id, client: client)
+            }
+        case .wheel(let w):
+            return [.wheel(t: w.t + t, x: w.x, y: w.y, dx: w.dx, dy: w.dy, deltaMode: w.deltaMode, client: client)]
+        case let .key(key, widget, time):
+            return [.key(key, t: time + t, widget: widget, client: client)]
+        case .hello, .ping:
+            return []
+        }
+    }
+
+    /// The wire message this line stands for, with `t` as the client timestamp.
+    public var clientMessage: ClientMessage {
+        switch type {
+        case .down, .move, .up, .cancel:
+            return .pointer(ClientMessage.Pointer(
+                phase: type.pointerPhase!, id: pointer, pointerType: "mouse",
+                samples: [ClientMessage.Sample(x: x, y: y, t: t)]))
+        case .wheel:
+            return .wheel(ClientMessage.Wheel(x: x, y: y, dx: dx, dy: dy, deltaMode: deltaMode, t: t))
+        case .key:
+            return .key(key: key, widget: widget, t: t)
+        }
+    }
+
+    /// The JSON text the page would send for this line (live replay).
+    public var wireJSON: String {
+        let fields: [(String, JSONValue)]
+        switch type {
+        case .down, .move, .up, .cancel:
+            fields = [("type", "pointer"), ("phase", .string(type.rawValue)), ("id", .number(Double(pointer))),
+                      ("x", .number(x)), ("y", .number(y)), ("t", .number(t))]
+        case .wheel:
+            fields = [("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
+                      ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t))]
+        case .key:
+            fields = [("type", "key"), ("key", .string(key)), ("widget", .string(widget)), ("t", .number(t))]
+        }
+        return JSONValue.object(fields).serialized
+    }
+}

@@ -1,0 +1,75 @@
+/// One line of a pointer trace (docs/TRACES.md): one input at time `t` (ms).
+///
+/// The replayer applies it at scene time t/1000 s and uses t/1000 as the sample's
+/// client time too, so velocity comes from the same numbers the page sent.
+public struct TraceEntry: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case down, move, up, cancel, wheel, key
+
+        /// The pointer phase of a pointer line; nil for wheel and key.
+        public var pointerPhase: PointerPhase? { PointerPhase(rawValue: rawValue) }
+    }
+
+    public static let defaultClient = "a"
+    public static let defaultWidget = "ruler"
+    public static let defaultPointer = 1
+
+    /// Milliseconds on the room's timeline.
+    public var t: Double
+    public var type: Kind
+    /// Logical scene points (pointer and wheel lines).
+    public var x: Double
+    public var y: Double
+    public var pointer: Int
+    public var client: String
+    /// Wheel deltas in the unit of `deltaMode` (0 points, 1 lines, 2 pages), as the wire sends them.
+    public var dx: Double
+    public var dy: Double
+    public var deltaMode: Int
+    /// Key lines: the DOM key name and the focused widget.
+    public var key: String
+    public var widget: String
+
+    public init(t: Double, type: Kind, x: Double = 0, y: Double = 0, pointer: Int = TraceEntry.defaultPointer,
+                client: String = TraceEntry.defaultClient, dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
+                key: String = "", widget: String = TraceEntry.defaultWidget) {
+        self.t = t; self.type = type; self.x = x; self.y = y; self.pointer = pointer; self.client = client
+        self.dx = dx; self.dy = dy; self.deltaMode = deltaMode; self.key = key; self.widget = widget
+    }
+
+    public static func pointer(_ phase: PointerPhase, t: Double, x: Double, y: Double,
+                               pointer: Int = defaultPointer, client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, type: Kind(rawValue: phase.rawValue)!, x: x, y: y, pointer: pointer, client: client)
+    }
+
+    public static func wheel(t: Double, x: Double, y: Double, dx: Double, dy: Double, deltaMode: Int = 0,
+                             client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, type: .wheel, x: x, y: y, client: client, dx: dx, dy: dy, deltaMode: deltaMode)
+    }
+
+    public static func key(_ key: String, t: Double, widget: String = defaultWidget,
+                           client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, type: .key, client: client, key: key, widget: widget)
+    }
+
+    /// The line as the recorder writes it: fixed field order, only the fields its type
+    /// uses, defaults (client "a", deltaMode 0, widget "ruler") left out.
+    public var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("t", .number(t)), ("type", .string(type.rawValue))]
+        switch type {
+        case .down, .move, .up, .cancel:
+            fields += [("x", .number(x)), ("y", .number(y)), ("pointer", .number(Double(pointer)))]
+        case .wheel:
+            fields += [("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)), ("dy", .number(dy))]
+            if deltaMode != 0 { fields.append(("deltaMode", .number(Double(deltaMode)))) }
+        case .key:
+            fields.append(("key", .string(key)))
+            if widget != Self.defaultWidget { fields.append(("widget", .string(widget))) }
+        }
+        if client != Self.defaultClient { fields.append(("client", .string(client))) }
+        return .object(fields)
+    }
+
+    /// One line of JSON, without the newline.
+    public var jsonLine: String { json.serialized }
+}

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+
+/// A one-line message on stderr and the exit code the docs promise.
+enum Failure: Error, CustomStringConvertible {
+    /// Exit 1: the trace is malformed (the message names the line).
+    case badTrace(String)
+    /// Exit 2: a file or the connection failed.
+    case io(String)
+
+    var description: String {
+        switch self {
+        case .badTrace(let m), .io(let m): return m
+        }
+    }
+
+    var exitCode: Int32 {
+        switch self {
+        case .badTrace: return 1
+        case .io: return 2
+        }
+    }
+}
+
+extension RulerReplay {
+    /// ArgumentParser prints thrown errors with its own framing and exit code; ours
+    /// get exactly one line and their documented code.
+    static func runAndExit() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let failure as Failure {
+            FileHandle.standardError.write(Data("ruler-replay: \(failure.description)\n".utf8))
+            Foundation.exit(failure.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ScrollCore
+import WebSocketClient
+
+/// One trace client's WebSocket: hello, then input; keeps what the server reports.
+final class LiveConnection {
+    let client: String
+    private let url: String
+    private let socket: WebSocketClient
+    /// Set when a final value event for the ruler arrives (the caller resets it).
+    var finalSeen = false
+    private(set) var semantics: [Semantics]?
+    private var layerOrder: [UInt16] = []
+    private var layerBytes: [UInt16: [UInt8]] = [:]
+
+    init(url: String, room: String, theme: Theme, client: String) throws {
+        self.client = client
+        self.url = url
+        do {
+            socket = try WebSocketClient(url: url, subprotocol: ProtocolVersion.subprotocol, timeout: 5)
+        } catch {
+            throw Failure.io("\(url): \(error)")
+        }
+        let hello = JSONValue.object([
+            ("type", "hello"), ("protocol", .number(Double(ProtocolVersion.current))),
+            ("room", .string(room)), ("theme", .string(theme.name)),
+        ])
+        try send(text: hello.serialized)
+        try awaitWelcome()
+    }
+
+    /// The latest frame's layers, in z-order.
+    var layers: [(id: UInt16, ops: [UInt8])] {
+        layerOrder.compactMap { id in layerBytes[id].map { (id, $0) } }
+    }
+
+    func send(_ entry: TraceEntry) throws { try send(text: entry.wireJSON) }
+
+    func close() { socket.close() }
+
+    /// Handles every message that arrives within `wait` seconds (0: only what is there).
+    func drain(wait: Double) throws {
+        var timeout = wait
+        while let message = try receive(timeout: timeout) {
+            handle(message)
+            timeout = 0
+        }
+    }
+
+    private func awaitWelcome() throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            guard let message = try receive(timeout: 0.1) else { continue }
+            if case .text(let text) = message, Self.object(text)?["type"] as? String == "welcome" { return }
+            handle(message)
+        }
+        throw Failure.io("\(url): no welcome from the server within 5 s")
+    }
+
+    private func send(text: String) throws {
+        do { try socket.send(text: text) } catch { throw Failure.io("\(url): \(error)") }
+    }
+
+    private func receive(timeout: Double) throws -> WebSocketClient.Message? {
+        do { return try socket.receive(timeout: timeout) } catch { throw Failure.io("\(url): \(error)") }
+    }
+
+    private func handle(_ message: WebSocketClient.Message) {
+        switch message {
+        case .binary(let bytes):
+            guard let frame = try? DecodedFrame(bytes) else { return }
+            var next: [UInt16: [UInt8]] = [:]
+            for (id, ops) in frame.layers { next[id] = ops ?? layerBytes[id] ?? [] }
+            layerOrder = frame.layers.map(\.id)
+            layerBytes = next
+        case .text(let text):
+            guard let object = Self.object(text) else { return }
+            switch object["type"] as? String {
+            case "events":
+                for case let event as [String: Any] in object["events"] as? [Any] ?? []
+                where event["widget"] as? String == "ruler" && event["type"] as? String == "value"
+                    && event["final"] as? Bool == true {
+                    finalSeen = true
+                }
+            case "semantics":
+                semantics = (object["widgets"] as? [Any] ?? []).compactMap { Self.semantics($0 as? [String: Any]) }
+            case "error":
+                warn("server (client \(client)): \(object["message"] as? String ?? text)")
+            default:
+                break
+            }
+        }
+    }
+
+    private static func object(_ text: String) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+    }
+
+    /// The fields `ReplayResult.widgetsJSON` reads; the rest of Semantics.json is not needed.
+    private static func semantics(_ o: [String: Any]?) -> Semantics? {
+        guard let o, let id = o["id"] as? String else { return nil }
+        return Semantics(id: id, role: o["role"] as? String ?? "", label: o["label"] as? String ?? "",
+                         frame: Rect(x: 0, y: 0, width: 0, height: 0),
+                         valueNow: (o["valueNow"] as? NSNumber)?.doubleValue, valueText: o["valueText"] as? String)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import ScrollCore
+import WebSocketClient
+
+/// Plays a trace against a running server at its recorded pace: one WebSocket per trace
+/// client, each sending what the page would. Sleeping is fine here; the core never does.
+struct LiveReplay {
+    let url: String
+    let room: String
+    let theme: Theme
+    /// How long to wait for the ruler's final value after the last input.
+    var settleTimeout = 5.0
+
+    struct Outcome {
+        /// `{"<id>": {"value", "text"}}` from the latest semantics seen.
+        var widgets: JSONValue
+        /// The latest frame's layers (first connection), for `--svg`.
+        var layers: [(id: UInt16, ops: [UInt8])]
+
+        func svg() throws -> String {
+            do {
+                return SVGRenderer.render(ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
+                                          ids: layers.map(\.id), size: DemoScene.size)
+            } catch {
+                throw Failure.io("the server's last frame does not decode: \(error)")
+            }
+        }
+    }
+
+    func play(_ entries: [TraceEntry]) throws -> Outcome {
+        var names: [String] = []
+        for e in entries where !names.contains(e.client) { names.append(e.client) }
+        if names.isEmpty { names = [TraceEntry.defaultClient] }
+        let connections = try names.map { try LiveConnection(url: url, room: room, theme: theme, client: $0) }
+        defer { connections.forEach { $0.close() } }
+        let byName = Dictionary(uniqueKeysWithValues: zip(names, connections))
+
+        let start = ContinuousClock.now
+        let origin = entries.first?.t ?? 0
+        for entry in entries {
+            try pump(connections, until: start + .milliseconds(Int64((entry.t - origin).rounded())))
+            try byName[entry.client]!.send(entry)
+            connections.forEach { $0.finalSeen = false }
+        }
+        let deadline = ContinuousClock.now + .milliseconds(Int64(settleTimeout * 1000))
+        while ContinuousClock.now < deadline, !connections.allSatisfy(\.finalSeen) {
+            try pump(connections, until: min(deadline, .now + .milliseconds(20)))
+        }
+        if !connections.allSatisfy(\.finalSeen) {
+            warn("no final value event for the ruler within \(JSONValue.number(settleTimeout).serialized) s; printing the latest values")
+        }
+        // The semantics message follows the events of the same change.
+        try pump(connections, until: .now + .milliseconds(200))
+        guard let semantics = connections[0].semantics else {
+            throw Failure.io("\(url): no semantics message received")
+        }
+        return Outcome(widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers)
+    }
+
+    /// Reads everything that arrives until `instant`.
+    private func pump(_ connections: [LiveConnection], until instant: ContinuousClock.Instant) throws {
+        repeat {
+            for c in connections { try c.drain(wait: 0) }
+            let left = ContinuousClock.now.duration(to: instant)
+            guard left > .zero else { return }
+            let seconds = Double(left.components.seconds) + Double(left.components.attoseconds) * 1e-18
+            try connections[0].drain(wait: min(seconds, 0.002))
+        } while ContinuousClock.now < instant
+    }
+}
+
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("ruler-replay: warning: \(message)\n".utf8))
+}

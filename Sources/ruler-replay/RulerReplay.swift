@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import ScrollCore
+
+struct RulerReplay: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ruler-replay",
+        abstract: "Replays a pointer trace (docs/TRACES.md) against the demo scene, in virtual time or live.",
+        discussion: "Offline (default) the trace runs in virtual time and the result JSON goes to stdout: "
+            + "every widget's final value and every event. With --url it is played live against a server. "
+            + "Exit codes: 1 bad trace (the message names the line), 2 I/O or connection, 64 bad options.")
+
+    @Argument(help: "The trace file (JSON Lines); - reads standard input. Not needed with --layout.")
+    var trace: String?
+
+    @Option(name: .customLong("svg"), help: ArgumentHelp("Write the final frame as SVG to this file.", valueName: "file"))
+    var svgPath: String?
+
+    @Option(name: .customLong("at"), help: ArgumentHelp("Stop at this time (ms) instead of settling.", valueName: "ms"))
+    var atMilliseconds: Double?
+
+    @Option(help: ArgumentHelp("Virtual frame clock while anything moves (1…1000 Hz).", valueName: "n"))
+    var fps = 60.0
+
+    @Flag(help: "Print each widget's id and rect in scene points as JSON, and exit.")
+    var layout = false
+
+    @Option(help: ArgumentHelp("Theme of the SVG frame: light or dark.", valueName: "name"))
+    var theme = "light"
+
+    @Option(help: ArgumentHelp("Play the trace live, at its recorded pace, against the server at ws://HOST:PORT/.",
+                               valueName: "url"))
+    var url: String?
+
+    @Option(help: ArgumentHelp("Room to join in live mode.", valueName: "name"))
+    var room = "replay"
+
+    func validate() throws {
+        guard layout || trace != nil else { throw ValidationError("missing TRACE (a .jsonl file, or - for stdin)") }
+        guard fps.isFinite, (1...1000).contains(fps) else { throw ValidationError("--fps must be 1…1000") }
+        if let atMilliseconds {
+            guard atMilliseconds.isFinite, atMilliseconds >= 0 else { throw ValidationError("--at must be a time in ms ≥ 0") }
+        }
+        guard Theme.named(theme) != nil else {
+            throw ValidationError("--theme must be one of \(Theme.all.map(\.name).joined(separator: ", "))")
+        }
+        guard ClientMessage.isValidRoom(room) else { throw ValidationError("--room must be \(ClientMessageLimits.roomPattern)") }
+        if url != nil, atMilliseconds != nil { throw ValidationError("--at is for offline replay; live mode plays the whole trace") }
+    }
+
+    func run() throws {
+        let theme = Theme.named(theme) ?? .light
+        if layout {
+            print(Self.layoutJSON(DemoScene.make()).serialized)
+            return
+        }
+        let entries = try loadTrace()
+        if let url {
+            let live = try LiveReplay(url: url, room: room, theme: theme).play(entries)
+            print(PrettyJSON.render(.object([("widgets", live.widgets)])))
+            if let svgPath { try write(try live.svg(), to: svgPath) }
+            return
+        }
+        let result = Replayer(fps: fps, stopAt: atMilliseconds).run(entries)
+        print(PrettyJSON.render(result.json))
+        if let svgPath { try write(try SVGRenderer.render(result.scene, theme: theme), to: svgPath) }
+    }
+
+    private func loadTrace() throws -> [TraceEntry] {
+        let path = trace ?? "-"
+        let text: String
+        if path == "-" {
+            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Failure.io("cannot read \(path)")
+            }
+            text = String(decoding: data, as: UTF8.self)
+        }
+        do {
+            return try TraceParser.parse(text, name: path == "-" ? "stdin" : path)
+        } catch {
+            throw Failure.badTrace(error.description)
+        }
+    }
+
+    private func write(_ text: String, to path: String) throws {
+        do {
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw Failure.io("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// `{"size": [w, h], "widgets": [{"id": …, "rect": [x, y, w, h]}, …]}` for writing traces by hand.
+    static func layoutJSON(_ scene: Scene) -> JSONValue {
+        func rect(_ r: Rect) -> JSONValue { .array([.number(r.x), .number(r.y), .number(r.width), .number(r.height)]) }
+        return .object([
+            ("size", .array([.number(scene.size.width), .number(scene.size.height)])),
+            ("widgets", .array(scene.widgets.map { .object([("id", .string($0.id)), ("rect", rect($0.frame))]) })),
+        ])
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+@testable import ScrollCore
+
+/// Issue 4: recorded traces replayed in virtual time give the values and events the spec
+/// predicts. Each trace has an expected JSON next to it, derived from the spec by
+/// Traces/reference_model.py (an independent model, not this code).
+@Suite struct ReplayGoldenTests {
+    @Test("slow drag: 257 pt left, held 100 ms before lifting → no fling, 72.5 + 2.57 → 75.1 kg")
+    func slowDrag() throws {
+        let result = Replayer().run(try TraceFiles.entries("slow-drag.jsonl"))
+        try expectMatches(result, try TraceFiles.expected("slow-drag.jsonl"))
+        // WIDGETS.md §1: value = start + distance/100, revised to the nearest tick (0.2 s).
+        #expect(result.finalValues == [75.1])
+        let final = try #require(result.finalEvents.last)
+        #expect(abs(final.time - (0.3 + 0.2)) < 1e-9)
+        // A revision, not a fling: one value event per move, then only the final one.
+        #expect(result.events.count == 11)
+    }
+
+    @Test("fling at 1200 pt/s lands on the tick nearest x∞ = x0 − v0/(1000·ln 0.998)")
+    func fling() throws {
+        let result = Replayer().run(try TraceFiles.entries("fling.jsonl"))
+        try expectMatches(result, try TraceFiles.expected("fling.jsonl"))
+        // Release at x0 = 7250 + 120 = 7370 pt (72.5 kg + 120 pt), content velocity v0 = +1200 pt/s:
+        //   x∞ = 7370 − 1200/(1000·ln 0.998) = 7370 + 1200/2.0020027 = 7370 + 599.40 = 7969.40 pt
+        //   nearest 10-pt tick: 7970 pt → 79.7 kg.
+        // Retargeted onto 7970 (600 pt away) the glide is done when 0.5 pt remain:
+        //   t = ln(0.5/600)/(1000·ln 0.998) = 3.541492 s after the release at 0.1 s.
+        #expect(result.finalValues == [79.7])
+        let final = try #require(result.finalEvents.last)
+        #expect(abs(final.time - 3.641492196607503) < 1e-6)
+        #expect(result.rulerValue == 79.7)
+        #expect(!result.scene.isAnimating)
+    }
+
+    @Test("a touch during the glide stops it where it is; the value is revised to that tick")
+    func caughtFling() throws {
+        let result = Replayer().run(try TraceFiles.entries("fling-caught.jsonl"))
+        try expectMatches(result, try TraceFiles.expected("fling-caught.jsonl"))
+        // Caught 0.3 s after the release: x = x0 + (target − x0)·(1 − 0.998^300)
+        //   = 7370 + 600·(1 − 0.548482) = 7640.91 pt → nearest tick 7640 → 76.4 kg,
+        // revised when the touch lifts at 0.6 s without moving: final at 0.6 + 0.2 s.
+        #expect(result.finalValues == [76.4])
+        let caught = try #require(result.finalValues.first)
+        #expect(caught > 72.5 && caught < 79.7)
+        let final = try #require(result.finalEvents.last)
+        #expect(abs(final.time - 0.8) < 1e-9)
+    }
+
+    @Test("past 999 comes 9, and back: 72.5 → 998.5 (wheel) → 9.0 (drag) → 999.0 (PageDown)")
+    func wrap() throws {
+        let result = Replayer().run(try TraceFiles.entries("wrap.jsonl"))
+        try expectMatches(result, try TraceFiles.expected("wrap.jsonl"))
+        // Wheel: 5787.5 lines × 16 pt = 92600 pt → 72.5 + 926.0 = 998.5 kg (settles 0.15 s later).
+        // Drag 150 pt left: 998.5 + 1.5 → past 999.4 the labels restart at 8.5 → 9.0 kg.
+        // PageDown: 9.0 − 1.0 → 999.0 kg.
+        #expect(result.finalValues == [998.5, 9.0, 999.0])
+        let crossing = result.events.compactMap { e -> Double? in
+            if case let .value(v, _, false) = e.kind { v } else { nil }
+        }
+        #expect(crossing.contains(999.4) && crossing.contains(8.7))
+        #expect(result.scene.semantics.first { $0.id == "readout" }?.valueText == "999.0 kg")
+    }
+
+    @Test("--at stops mid-glide: no final value yet, the value under the pointer at that time")
+    func stopAt() throws {
+        let result = Replayer(stopAt: 400).run(try TraceFiles.entries("fling.jsonl"))
+        #expect(result.time == 0.4)
+        #expect(result.finalEvents.isEmpty)
+        #expect(result.scene.isAnimating)
+        // 0.3 s into the glide: 7640.91 pt lies in the cell of tick 764 → 76.4 kg.
+        #expect(result.rulerValue == 76.4)
+    }
+
+    @Test("result JSON: time, then every widget's value/text, then the events")
+    func resultShape() throws {
+        let result = Replayer().run(try TraceFiles.entries("slow-drag.jsonl"))
+        guard case .object(let fields) = result.json else { Issue.record("not an object"); return }
+        #expect(fields.map(\.0) == ["time", "widgets", "events"])
+        #expect(fields[0].1 == .number(0.5))
+        #expect(fields[1].1 == .object([
+            ("readout", .object([("text", "75.1 kg")])),
+            ("ruler", .object([("value", 75.1), ("text", "75.1 kg")])),
+        ]))
+    }
+
+    @Test("an empty trace leaves the default scene: 72.5 kg, no events")
+    func emptyTrace() {
+        let result = Replayer().run([])
+        #expect(result.rulerValue == 72.5)
+        #expect(result.events.isEmpty)
+        #expect(result.time == 0)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import ScrollCore
+
+/// Golden traces live in Traces/ next to this file (excluded from compilation).
+enum TraceFiles {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Traces")
+
+    static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
+
+    static func text(_ name: String) throws -> String {
+        try String(contentsOf: url(name), encoding: .utf8)
+    }
+
+    static func entries(_ name: String) throws -> [TraceEntry] {
+        try TraceParser.parse(text(name), name: name)
+    }
+
+    /// `<trace>.expected.json` for `<trace>.jsonl`, as plain Foundation values.
+    static func expected(_ name: String) throws -> [String: Any] {
+        let base = name.hasSuffix(".jsonl") ? String(name.dropLast(6)) : name
+        let data = try Data(contentsOf: url(base + ".expected.json"))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+}
+
+/// The replay result as Foundation values, read back from its own JSON text.
+func plainJSON(_ value: JSONValue) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(value.serialized.utf8)) as? [String: Any])
+}
+
+/// Compares a replay with its expected JSON: every widget's value and text; every event's
+/// widget, type, value, text and final flag, in order; event times within one 60 Hz frame.
+func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let actual = try plainJSON(result.json)
+    let widgets = try #require(actual["widgets"] as? [String: [String: Any]])
+    let expectedWidgets = try #require(expected["widgets"] as? [String: [String: Any]])
+    #expect(Set(widgets.keys) == Set(expectedWidgets.keys), sourceLocation: sourceLocation)
+    for (id, fields) in expectedWidgets {
+        #expect(widgets[id]?["text"] as? String == fields["text"] as? String, "\(id).text", sourceLocation: sourceLocation)
+        #expect((widgets[id]?["value"] as? Double) == (fields["value"] as? Double), "\(id).value", sourceLocation: sourceLocation)
+    }
+    let events = try #require(actual["events"] as? [[String: Any]])
+    let expectedEvents = try #require(expected["events"] as? [[String: Any]])
+    #expect(events.count == expectedEvents.count, "event count", sourceLocation: sourceLocation)
+    for (i, (a, e)) in zip(events, expectedEvents).enumerated() {
+        for key in ["widget", "type", "text"] {
+            #expect(a[key] as? String == e[key] as? String, "event \(i).\(key)", sourceLocation: sourceLocation)
+        }
+        #expect(a["final"] as? Bool == e["final"] as? Bool, "event \(i).final", sourceLocation: sourceLocation)
+        #expect(a["value"] as? Double == e["value"] as? Double, "event \(i).value", sourceLocation: sourceLocation)
+        let t = try #require(a["t"] as? Double), te = try #require(e["t"] as? Double)
+        #expect(abs(t - te) <= 1.0 / 60 + 1e-9, "event \(i).t = \(t), expected \(te)", sourceLocation: sourceLocation)
+    }
+}
+
+extension ReplayResult {
+    var finalValues: [Double] {
+        finalEvents.compactMap { if case let .value(v, _, _) = $0.kind { v } else { nil } }
+    }
+
+    var rulerValue: Double? { scene.semantics.first { $0.id == "ruler" }?.valueNow }
+}
