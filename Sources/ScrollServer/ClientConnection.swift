@@ -19,6 +19,8 @@ final class ClientConnection {
     var semanticsSent = 0
     /// Last frame sequence number sent (0: none yet).
     var frameSeq: UInt32 = 0
+    /// Pointer ids currently down: bounded, so captures (and traces) cannot grow without end.
+    var pointersDown: Set<Int> = []
     var lastRateLimitNotice = -Double.infinity
     var droppedMessages = 0
 
@@ -29,6 +31,7 @@ final class ClientConnection {
     var closeAfterFlush: (code: UInt16, reason: String)?
 
     static let maxControl = 32
+    static let maxPointersDown = 10
 
     init(id: UInt64, wsi: OpaquePointer, limiter: RateLimiter) {
         self.id = id

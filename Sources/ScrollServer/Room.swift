@@ -8,6 +8,8 @@ final class Room {
     /// Monotonic time at which scene time 0 was.
     let origin: Double
     var clients: [UInt64] = []
+    /// Monotonic time of the last input, tick or join (idle rooms are evicted first).
+    var lastActivity: Double
 
     private var changeCount = 0
     private var frames: [String: CachedFrame] = [:]
@@ -26,6 +28,7 @@ final class Room {
         self.name = name
         self.scene = scene
         self.origin = origin
+        lastActivity = origin
         refreshSemantics()
     }
 
@@ -34,6 +37,7 @@ final class Room {
     /// Applies inputs at `now`; returns the events they caused.
     func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
         let t = sceneTime(now)
+        lastActivity = now
         for input in inputs { scene.apply(input, at: t) }
         changed()
         return scene.takeEvents()

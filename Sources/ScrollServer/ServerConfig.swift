@@ -3,7 +3,7 @@ public struct ServerConfig: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
     public var publicDirectory: String
-    /// Frame clock while anything moves (Hz): 60 by default, 120 allowed.
+    /// Frame clock while anything moves (Hz): 60 by default; the CLI accepts 1…240.
     public var tickRate = 60.0
     /// Input messages per second a client may send (burst: twice that).
     public var messagesPerSecond = 1000.0

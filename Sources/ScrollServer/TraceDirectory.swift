@@ -1,3 +1,4 @@
+import Logging
 import ScrollCore
 
 #if canImport(Glibc)
@@ -6,15 +7,18 @@ import Glibc
 
 /// `--record DIR`: each room's accepted input is appended to `DIR/<room>.jsonl` as it
 /// arrives (docs/TRACES.md). Every line is one unbuffered write(2), so a crash loses
-/// at most the line being written. Room names are validated ([A-Za-z0-9_-]), so they
-/// are safe file names.
+/// at most the line being written. A file from an earlier run is never appended to (its
+/// timeline and client names would clash): this run then writes `<room>-2.jsonl`, … .
+/// Room names are validated ([A-Za-z0-9_-]), so they are safe file names.
 final class TraceDirectory {
     let path: String
+    private let logger: Logger
     private var files: [String: (fd: Int32, recorder: TraceRecorder)] = [:]
-    private(set) var failures = 0
+    private var failed: Set<String> = []
 
-    init(path: String) throws {
+    init(path: String, logger: Logger) throws {
         self.path = path
+        self.logger = logger
         var st = stat()
         if stat(path, &st) != 0 {
             guard mkdir(path, 0o755) == 0 else {
@@ -42,19 +46,31 @@ final class TraceDirectory {
         for entry in entries {
             let line = Array((entry.jsonLine + "\n").utf8)
             let written = line.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress, $0.count) }
-            if written != line.count { failures += 1 }
+            if written != line.count { fail(room, "write failed: \(String(cString: strerror(errno)))") }
         }
     }
 
     private func open(_ room: String) -> (fd: Int32, recorder: TraceRecorder)? {
+        guard !failed.contains(room) else { return nil }
         if let f = files[room] { return f }
-        let fd = Glibc.open("\(path)/\(room).jsonl", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            failures += 1
-            return nil
+        for n in 1...1000 {
+            let file = "\(path)/\(room)\(n == 1 ? "" : "-\(n)").jsonl"
+            let fd = Glibc.open(file, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                logger.info("recording", metadata: ["room": "\(room)", "file": "\(file)"])
+                let f = (fd: fd, recorder: TraceRecorder())
+                files[room] = f
+                return f
+            }
+            if errno != EEXIST { break }
         }
-        let f = (fd: fd, recorder: TraceRecorder())
-        files[room] = f
-        return f
+        fail(room, "cannot create a trace file: \(String(cString: strerror(errno)))")
+        return nil
+    }
+
+    /// Recording problems never affect the room; they are logged once per room.
+    private func fail(_ room: String, _ why: String) {
+        guard failed.insert(room).inserted else { return }
+        logger.error("trace recording stopped", metadata: ["room": "\(room)", "reason": "\(why)"])
     }
 }

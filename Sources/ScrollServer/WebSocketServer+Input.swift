@@ -30,6 +30,7 @@ extension WebSocketServer {
                 refuse(client, ProtocolError(.notReady, "send hello before input"))
                 return
             }
+            if case .pointer(let p) = message, !trackPointer(client, p) { return }
             let inputs = InputMapping.sceneInputs(message, client: client.name)
             traces?.record(message, client: client.name, room: room.name, roomTime: room.sceneTime(now))
             publish(room.apply(inputs, now: now), in: room)
@@ -51,18 +52,47 @@ extension WebSocketServer {
         if let existing = rooms[hello.room] {
             room = existing
         } else {
-            guard rooms.count < config.maxRooms else {
-                refuse(client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms already"), fatal: true)
+            guard rooms.count < config.maxRooms || evictIdleRoom() else {
+                refuse(client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
             room = Room(name: hello.room, scene: makeScene(), origin: now)
             rooms[hello.room] = room
         }
+        room.lastActivity = now
         client.room = room
         client.theme = Theme.named(hello.theme) ?? .light
         room.clients.append(client.id)
+        // Not subject to the control cap: without a welcome the page never starts.
         queue(ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene.size, theme: client.theme.name),
-              to: client)
+              to: client, always: true)
         logger.info("joined", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
+    }
+
+    /// At the room limit, the empty room idle longest makes way (its state is dropped).
+    private func evictIdleRoom() -> Bool {
+        guard let idle = rooms.values.filter({ $0.clients.isEmpty }).min(by: { $0.lastActivity < $1.lastActivity })
+        else { return false }
+        rooms[idle.name] = nil
+        logger.info("evicted idle room", metadata: ["room": "\(idle.name)"])
+        return true
+    }
+
+    /// Keeps at most `maxPointersDown` pointers down per client; refuses a down beyond that.
+    private func trackPointer(_ client: ClientConnection, _ p: ClientMessage.Pointer) -> Bool {
+        switch p.phase {
+        case .down:
+            if !client.pointersDown.contains(p.id) && client.pointersDown.count >= ClientConnection.maxPointersDown {
+                refuse(client, ProtocolError(.badMessage,
+                    "pointer \(p.id) is one too many: at most \(ClientConnection.maxPointersDown) pointers may be down at once"))
+                return false
+            }
+            client.pointersDown.insert(p.id)
+        case .up, .cancel:
+            client.pointersDown.remove(p.id)
+        case .move:
+            break
+        }
+        return true
     }
 }

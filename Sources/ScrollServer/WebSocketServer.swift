@@ -37,7 +37,7 @@ public final class WebSocketServer: @unchecked Sendable {
         self.config = config
         self.logger = logger
         self.makeScene = makeScene
-        traces = try config.recordDirectory.map(TraceDirectory.init(path:))
+        traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
         sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: pre + sendCapacity, alignment: 16)
     }
 
@@ -117,6 +117,8 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     private func receive(_ client: ClientConnection, _ input: UnsafeMutableRawPointer?, _ len: Int) {
+        // A connection being closed (fatal refusal) gets no further say in any room.
+        guard client.closeAfterFlush == nil else { return }
         if lws_is_first_fragment(client.wsi) != 0 {
             client.rx.removeAll(keepingCapacity: true)
             client.rxTooLarge = false
@@ -139,6 +141,10 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func disconnect(_ client: ClientConnection) {
         clients[client.id] = nil
+        if client.droppedMessages + client.droppedErrors > 0 {
+            logger.info("dropped input", metadata: ["client": "\(client.name)",
+                "messages": "\(client.droppedMessages)", "errors": "\(client.droppedErrors)"])
+        }
         guard let room = client.room else { return }
         room.clients.removeAll { $0 == client.id }
         let now = MonotonicClock.now()
@@ -152,8 +158,8 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Queues a control message (welcome, errors) for one client. A client that does not
     /// read its errors loses the excess ones (counted), not its connection.
-    func queue(_ text: String, to client: ClientConnection) {
-        guard client.control.count < ClientConnection.maxControl else {
+    func queue(_ text: String, to client: ClientConnection, always: Bool = false) {
+        guard always || client.control.count < ClientConnection.maxControl else {
             client.droppedErrors += 1
             return
         }
@@ -169,10 +175,10 @@ public final class WebSocketServer: @unchecked Sendable {
     func refuse(_ client: ClientConnection, _ error: ProtocolError, fatal: Bool = false) {
         logger.debug("refused", metadata: ["client": "\(client.name)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
         if fatal {
+            guard client.closeAfterFlush == nil else { return }
             // Fatal refusals always get through: they explain the close that follows.
-            client.control.append(ServerMessage.error(error, fatal: true))
+            queue(ServerMessage.error(error, fatal: true), to: client, always: true)
             client.closeAfterFlush = (1008, error.code.rawValue)
-            lws_callback_on_writable(client.wsi)
         } else {
             queue(ServerMessage.error(error), to: client)
         }

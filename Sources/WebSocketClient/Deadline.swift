@@ -1,12 +1,24 @@
-/// A point in monotonic time that blocking calls must finish by.
-struct Deadline {
+import Foundation
+
+/// A point in monotonic time that a blocking call or wait must finish by.
+public struct Deadline: Sendable {
     private let end: ContinuousClock.Instant
 
-    init(seconds: Double) {
+    public init(seconds: Double) {
         end = .now + .milliseconds(Int64((max(seconds, 0) * 1000).rounded(.up)))
     }
 
-    var hasPassed: Bool { ContinuousClock.now >= end }
+    public var hasPassed: Bool { ContinuousClock.now >= end }
+
+    /// Seconds left, never negative.
+    public var remaining: Double {
+        let left = ContinuousClock.now.duration(to: end)
+        guard left > .zero else { return 0 }
+        return Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18
+    }
+
+    /// The same instant on the wall clock, for APIs such as `NSCondition.wait(until:)`.
+    public var date: Date { Date(timeIntervalSinceNow: remaining) }
 
     /// Remaining time as a poll() timeout: rounded up so a short wait is never 0 ms
     /// (a busy loop), and never negative (which poll() reads as "forever").

@@ -22,6 +22,12 @@ struct RulerServer: ParsableCommand {
     @Option(help: "Frame clock while anything moves, in Hz (1…240).")
     var tickRate = 60.0
 
+    @Option(help: "Most rooms at once; at the limit the longest-idle empty room is dropped.")
+    var maxRooms = 256
+
+    @Option(help: "Most connections at once.")
+    var maxClients = 4096
+
     @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
     var record: String?
 
@@ -31,6 +37,7 @@ struct RulerServer: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
+        guard maxRooms >= 1, maxClients >= 1 else { throw ValidationError("--max-rooms and --max-clients must be ≥ 1") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
@@ -49,6 +56,8 @@ struct RulerServer: ParsableCommand {
         config.port = port
         config.tickRate = tickRate
         config.recordDirectory = record
+        config.maxRooms = maxRooms
+        config.maxClients = maxClients
 
         let server = try WebSocketServer(config: config, logger: logger)
         let bound = try server.start()

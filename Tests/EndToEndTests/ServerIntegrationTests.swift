@@ -136,3 +136,76 @@ import WebSocketClient
         #expect(try c.socket.receive(timeout: 0.5) == nil)
     }
 }
+
+/// Limits that keep one client from hurting the server (review findings).
+@Suite struct ServerLimitTests {
+    @Test("at most 10 pointers down per client; the 11th is refused and the connection stays usable")
+    func pointerCap() throws {
+        let server = try ServerProcess()
+        let c = try WireClient(server)
+        for id in 1...11 { try c.pointer("down", x: 195, y: 600, t: Double(id), id: id) }
+        let e = try c.waitForError("bad_message")
+        #expect((e["message"] as? String)?.contains("at most 10") == true)
+        for id in 1...10 { try c.pointer("up", x: 195, y: 600, t: 20, id: id) }
+        try c.drag(from: 300, by: -100, t0: 100)
+        #expect(try c.finalValue() == 73.5)
+    }
+
+    @Test("after a fatal refusal the connection is closed without joining anything")
+    func fatalStopsInput() throws {
+        let server = try ServerProcess()
+        let c = try WireClient(server, hello: false)
+        try c.send(["type": "hello", "protocol": 7])
+        try c.send(["type": "hello", "protocol": 1])
+        _ = try c.waitForError("protocol_mismatch")
+        #expect(throws: WebSocketError.self) {
+            _ = try c.waitFor("welcome after a fatal error", timeout: 3) { $0["type"] as? String == "welcome" }
+        }
+    }
+
+    @Test("at the room limit an empty idle room makes way; occupied rooms are never dropped")
+    func roomEviction() throws {
+        let server = try ServerProcess(arguments: ["--max-rooms", "2"])
+        let a = try WireClient(server, room: "a")
+        try a.drag(from: 300, by: -100)
+        #expect(try a.finalValue() == 73.5)
+        let b = try WireClient(server, room: "b")
+        a.socket.close()
+        // The server sees a's close asynchronously: until it has, "c" is refused.
+        let deadline = Date().addingTimeInterval(5)
+        var c: WireClient?
+        while c == nil && Date() < deadline { c = try? WireClient(server, room: "c") } // evicts the empty room "a"
+        #expect(c != nil)
+        let full = try WireClient(server, hello: false)
+        try full.send(["type": "hello", "protocol": 1, "room": "d"])
+        _ = try full.waitForError("server_full")
+        c?.socket.close()
+        var again: WireClient?
+        while again == nil && Date() < deadline + 5 { again = try? WireClient(server, room: "a") } // evicts "c"
+        let s = try #require(again).waitFor("semantics") { $0["type"] as? String == "semantics" }
+        let ruler = (s["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == "ruler" }
+        #expect(ruler?["valueNow"] as? Double == 72.5, "an evicted room starts afresh")
+        try b.drag(from: 300, by: -10)
+        #expect(try b.finalValue() == 72.6, "the occupied room b was kept")
+    }
+
+    @Test("a second recording session never appends to the first session's trace")
+    func recordingSessions() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for _ in 1...2 {
+            let server = try ServerProcess(arguments: ["--record", dir.path])
+            let c = try WireClient(server, room: "r")
+            try c.drag(from: 300, by: -100)
+            #expect(try c.finalValue() == 73.5)
+            server.stop()
+        }
+        for name in ["r.jsonl", "r-2.jsonl"] {
+            let text = try String(contentsOf: dir.appendingPathComponent(name), encoding: .utf8)
+            let entries = try TraceParser.parse(text, name: name)
+            #expect(entries.count == 12)
+            let result = Replayer().run(entries)
+            #expect(result.scene.semantics.first { $0.id == "ruler" }?.valueNow == 73.5)
+        }
+    }
+}

@@ -76,3 +76,47 @@ import Testing
         #expect(abs(tracker.velocity(liftTime: Self.epoch + 0.01) - 500) < 1e-6)
     }
 }
+
+/// Hostile timestamps come straight from clients: they must give a velocity, never NaN,
+/// and never grow the tracker.
+@Suite struct VelocityTrackerHostileInputTests {
+    @Test("a time spread that underflows gives no fling, not NaN")
+    func underflowingSpread() {
+        var t = VelocityTracker()
+        t.add(time: 0, position: 300)
+        t.add(time: 1e-300, position: 300)
+        #expect(t.velocity(liftTime: 1e-300) == 0)
+        t.add(time: 2e-300, position: 250)
+        #expect(t.velocity(liftTime: 2e-300).isFinite)
+    }
+
+    @Test("a repeated timestamp keeps at most maxSamples samples")
+    func repeatedTimestamp() {
+        var t = VelocityTracker()
+        for i in 0..<10_000 { t.add(time: 5, position: Double(i)) }
+        #expect(t.sampleCount <= VelocityTracker.maxSamples)
+        #expect(t.velocity(liftTime: 5) == 0)
+    }
+
+    @Test("a clock that jumps back starts a new window")
+    func clockJumpsBack() {
+        var t = VelocityTracker()
+        for i in 0..<10 { t.add(time: 10 + 0.008 * Double(i), position: 8 * Double(i)) }
+        for i in 0..<5 { t.add(time: 1 + 0.008 * Double(i), position: -4 * Double(i)) }
+        // Only the post-jump samples count: −4 pt per 8 ms = −500 pt/s.
+        #expect(abs(t.velocity(liftTime: 1.032) + 500) < 1e-6)
+    }
+
+    @Test("a ruler released with degenerate timestamps revises and reports, it does not crash")
+    func rulerSurvives() {
+        var d = RulerDriver(value: 72.5)
+        d.send(.down, x: 300)
+        d.ruler.advance(to: d.time, events: &d.events)
+        _ = d.ruler.pointer(PointerInput(phase: .move, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
+                            at: d.time, events: &d.events)
+        _ = d.ruler.pointer(PointerInput(phase: .up, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
+                            at: d.time, events: &d.events)
+        d.run(for: 1)
+        #expect(d.finalValues == [72.5])
+    }
+}

@@ -153,7 +153,8 @@ public struct ScrollAxis: Sendable {
         return edges.limit(motion.position(at: time))
     }
 
-    private mutating func release(velocity: Double, time: Double) {
+    private mutating func release(velocity raw: Double, time: Double) {
+        let velocity = raw.isFinite ? raw : 0
         let x = restOffset
         if case let .rubberBand(lo, hi, _) = edges, x < lo || x > hi {
             let target = snapTarget(x < lo ? lo : hi)

@@ -13,6 +13,9 @@ public struct VelocityTracker: Sendable, Equatable {
     public static let maxSpeed = 8000.0
     /// Below this |v| (pt/s) a release is a placement, not a fling.
     public static let minFlingSpeed = 50.0
+    /// At most this many samples are kept: a client repeating one timestamp must
+    /// not grow the buffer (or the fit's cost) without bound.
+    public static let maxSamples = 64
 
     private struct Sample: Sendable, Equatable {
         var time: Double
@@ -23,12 +26,18 @@ public struct VelocityTracker: Sendable, Equatable {
 
     public init() {}
 
-    /// Samples must come in client-time order.
+    /// Samples come in client-time order; a sample older than the newest means the
+    /// client's clock jumped back, and the motion before it is not comparable.
     public mutating func add(time: Double, position: Double) {
+        if let newest = samples.last, time < newest.time { samples.removeAll() }
         samples.append(Sample(time: time, position: position))
         // Older samples can never be inside the window again.
-        samples.removeAll { time - $0.time > Self.horizon }
+        let stale = samples.prefix { time - $0.time > Self.horizon }.count
+        let excess = max(0, samples.count - stale - Self.maxSamples)
+        samples.removeFirst(stale + excess)
     }
+
+    public var sampleCount: Int { samples.count }
 
     public mutating func reset() {
         samples.removeAll()
@@ -39,6 +48,8 @@ public struct VelocityTracker: Sendable, Equatable {
     public func velocity(liftTime: Double) -> Double {
         guard let newest = samples.last, liftTime - newest.time <= Self.maxGap else { return 0 }
         let v = fittedVelocity(window())
+        // Degenerate timestamps (a spread that underflows, say) give no velocity, not NaN.
+        guard v.isFinite else { return 0 }
         let clamped = min(max(v, -Self.maxSpeed), Self.maxSpeed)
         return abs(clamped) < Self.minFlingSpeed ? 0 : clamped
     }
@@ -94,7 +105,7 @@ private func quadraticSlope(_ points: [(Double, Double)]) -> Double? {
         }
     }
     let det = determinant(s[0], s[1], s[2], s[1], s[2], s[3], s[2], s[3], s[4])
-    guard det != 0 else { return nil }
+    guard det != 0, det.isFinite else { return nil }
     let detB = determinant(s[0], r[0], s[2], s[1], r[1], s[3], s[2], r[2], s[4])
     return detB / det
 }

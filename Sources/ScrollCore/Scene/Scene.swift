@@ -46,7 +46,9 @@ public final class Scene {
         case .key(let key, let id):
             _ = widget(id)?.key(key, at: time, events: &pendingEvents)
         case .leave(let client):
-            for (key, index) in captures where key.client == client {
+            // Sorted: dictionary order varies between runs, event order must not.
+            let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }
+            for (key, index) in held {
                 let cancel = PointerInput(phase: .cancel, key: key, position: Point(x: 0, y: 0), clientTime: 0)
                 _ = widgets[index].pointer(cancel, at: time, events: &pendingEvents)
                 captures[key] = nil

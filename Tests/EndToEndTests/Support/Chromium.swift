@@ -1,4 +1,5 @@
 import Foundation
+import WebSocketClient
 import Glibc
 
 /// A headless Chromium with one page, driven over the DevTools protocol.

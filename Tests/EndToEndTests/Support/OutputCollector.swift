@@ -1,4 +1,5 @@
 import Foundation
+import WebSocketClient
 import Glibc
 
 /// Collects the lines a child process writes to its pipes.
