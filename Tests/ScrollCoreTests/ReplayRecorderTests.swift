@@ -81,13 +81,17 @@ import Testing
         #expect(again.map(\.t) == [2107])
     }
 
-    @Test("recorded times are whole microseconds")
-    func microseconds() throws {
+    @Test("the clock offset is whole microseconds; the client's own spacing is kept exactly")
+    func microsecondOffset() throws {
         var recorder = TraceRecorder()
-        _ = recorder.record(try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5}"#), client: "a", roomTime: 1.0)
+        // Arrival at 1.0000004 s, client clock 5 ms: offset 995.0004 ms → 995 ms (whole µs: 995.000).
+        let first = recorder.record(try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5}"#),
+                                    client: "a", roomTime: 1.0000004)
+        #expect(first.map(\.t) == [1000])
         let next = recorder.record(try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5.0123456}"#),
                                    client: "a", roomTime: 1.1)
-        #expect(next.map(\.jsonLine) == [#"{"t":1000.012,"type":"key","key":"ArrowLeft"}"#])
+        // 0.0123456 ms after the first sample, as the client measured it — not rounded to 0.012.
+        #expect(abs(next[0].t - first[0].t - 0.0123456) < 1e-9)
     }
 
     @Test("a client leaving mid-drag gets a cancel for each pointer it held, where it was")

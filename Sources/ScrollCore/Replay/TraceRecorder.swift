@@ -6,7 +6,9 @@
 /// the velocity tracker needs. Clients' clocks are independent, so network jitter can put
 /// one client's sample slightly before another's last line: such a time is raised to the
 /// last written time, keeping the file in non-decreasing `t` as the format requires.
-/// Times are rounded to whole microseconds (0.001 ms).
+/// The offset is a whole number of microseconds, so lines stay short; the client's own
+/// timestamps are never rounded — their spacing is what replay's velocity comes from, and
+/// rounding it can move a fling's rest onto the neighbouring tick.
 public struct TraceRecorder: Sendable {
     private var offsets: [String: Double] = [:]
     private var lastTime = 0.0
@@ -22,14 +24,12 @@ public struct TraceRecorder: Sendable {
         if let known = offsets[client] {
             offset = known
         } else {
-            offset = roomTime * 1000 - first
+            offset = ((roomTime * 1000 - first) * 1000).rounded() / 1000
             offsets[client] = offset
         }
         var entries = TraceEntry.entries(for: message, client: client, t: offset)
         for i in entries.indices {
-            // Whole microseconds: short lines, and far finer than any input clock.
-            let t = (entries[i].t * 1000).rounded() / 1000
-            entries[i].t = max(t, lastTime)
+            entries[i].t = max(entries[i].t, lastTime)
             lastTime = entries[i].t
             track(entries[i])
         }
