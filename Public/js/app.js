@@ -26,7 +26,7 @@ let framesPainted = 0;
 const semantics = new SemanticsLayer(document.getElementById("semantics"), (widget, e) => {
   if (e.altKey || e.ctrlKey || e.metaKey) return false;
   connection.send({ type: "key", key: e.key, widget, t: e.timeStamp });
-  return ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"].includes(e.key);
+  return ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"].includes(e.key);
 });
 
 const theme = params.get("theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
@@ -64,6 +64,7 @@ function handleMessage(m) {
       root.dataset.client = m.client;
       root.dataset.room = m.room;
       layout();
+      connection.joined();
       showState("open");
       break;
     case "semantics": semantics.update(m.widgets); break;
@@ -71,6 +72,7 @@ function handleMessage(m) {
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }
       console.warn(`server refused input: ${m.code}: ${m.message}`);
+      if (m.fatal) statusEl.textContent = `Closed by the server: ${m.message}`;
       break;
     case "pong": break;
   }

@@ -1,5 +1,6 @@
 // One WebSocket with reconnection: full-jitter exponential backoff, so a server
-// restart is not met by every page at the same instant.
+// restart is not met by every page at the same instant. The backoff resets only once
+// the server has welcomed us: a server that refuses (full) is not hammered.
 
 const SUBPROTOCOL = "scroll-widgets";
 const BASE_DELAY = 250;
@@ -20,7 +21,7 @@ export class Connection {
     const ws = new WebSocket(this.url, SUBPROTOCOL);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    ws.onopen = () => { this.attempt = 0; ws.send(JSON.stringify(this.hello())); };
+    ws.onopen = () => ws.send(JSON.stringify(this.hello()));
     ws.onmessage = (e) => {
       if (typeof e.data === "string") {
         let m;
@@ -39,6 +40,9 @@ export class Connection {
       this.timer = setTimeout(() => this.start(), delay);
     };
   }
+
+  /** The server accepted us: the next outage starts backing off from the beginning. */
+  joined() { this.attempt = 0; }
 
   stop() {
     this.stopped = true;

@@ -1,6 +1,8 @@
 // Forwards pointer and wheel input in scene points with the browser's own
 // timestamps. Every coalesced sample is sent: the server's velocity tracker needs them.
 
+const MAX_COALESCED = 128;
+
 export function attachInput(canvas, getScale, send) {
   const active = new Set();
   const point = (e) => {
@@ -20,10 +22,17 @@ export function attachInput(canvas, getScale, send) {
   canvas.addEventListener("pointermove", (e) => {
     if (!active.has(e.pointerId)) return;
     const samples = e.getCoalescedEvents ? e.getCoalescedEvents() : [];
-    const all = samples.length ? samples : [e];
-    const coalesced = all.map((s) => { const p = point(s); return [p.x, p.y, s.timeStamp]; });
-    const last = coalesced[coalesced.length - 1];
-    send({ ...base(e, "move"), x: last[0], y: last[1], t: last[2], coalesced });
+    const all = (samples.length ? samples : [e]).map((s) => { const p = point(s); return [p.x, p.y, s.timeStamp]; });
+    // The server takes at most MAX_COALESCED samples a message: send a long burst in chunks.
+    for (let i = 0; i < all.length; i += MAX_COALESCED) {
+      const coalesced = all.slice(i, i + MAX_COALESCED);
+      const last = coalesced[coalesced.length - 1];
+      send({ ...base(e, "move"), x: last[0], y: last[1], t: last[2], coalesced });
+    }
+  });
+  // Capture lost without an up (the element went away, the OS took the pointer): end the gesture.
+  canvas.addEventListener("lostpointercapture", (e) => {
+    if (active.delete(e.pointerId)) send({ ...base(e, "cancel"), ...point(e), t: e.timeStamp });
   });
   for (const [type, phase] of [["pointerup", "up"], ["pointercancel", "cancel"]]) {
     canvas.addEventListener(type, (e) => {

@@ -52,12 +52,21 @@ export function paint(ctx, store, scale, dpr) {
   for (const id of store.order) {
     ctx.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
     ctx.save();
-    paintOps(ctx, store.layers.get(id));
-    ctx.restore();
+    const open = { saves: 0 };
+    try {
+      paintOps(ctx, store.layers.get(id), open);
+    } catch {
+      // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
+    } finally {
+      // Unbalanced saves must not leak a clip or transform into the next layer.
+      for (; open.saves > 0; open.saves--) ctx.restore();
+      ctx.restore();
+    }
   }
 }
 
-function paintOps(ctx, bytes) {
+/** Paints one layer's ops, counting its unmatched saves in `open.saves`. */
+function paintOps(ctx, bytes, open) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const f = (at) => v.getFloat32(at, true);
   const rgba = (at) => `rgba(${v.getUint8(at)},${v.getUint8(at + 1)},${v.getUint8(at + 2)},${v.getUint8(at + 3) / 255})`;
@@ -66,8 +75,8 @@ function paintOps(ctx, bytes) {
   while (o < v.byteLength) {
     const op = v.getUint8(o++);
     switch (op) {
-      case 0x01: ctx.save(); break;
-      case 0x02: ctx.restore(); break;
+      case 0x01: ctx.save(); open.saves++; break;
+      case 0x02: if (open.saves > 0) { ctx.restore(); open.saves--; } break; // never pop the layer's own save
       case 0x03: ctx.translate(f(o), f(o + 4)); o += 8; break;
       case 0x04: ctx.beginPath(); ctx.rect(f(o), f(o + 4), f(o + 8), f(o + 12)); ctx.clip(); o += 16; break;
       case 0x05: ctx.fillStyle = rgba(o); o += 4; break;

@@ -39,8 +39,10 @@ import Testing
         for hz in [30.0, 60.0, 240.0] {
             var d = RulerDriver(value: 72.5)
             fling(&d, speed: 1800, dt: 1 / hz)
-            let final = d.events.last { if case .value(_, _, true) = $0.kind { true } else { false } }
-            results.append((d.ruler.contentOffset, final?.time ?? -1))
+            let finals = d.events.filter { if case .value(_, _, true) = $0.kind { true } else { false } }
+            #expect(finals.count == 1, "\(hz) Hz")
+            guard let final = finals.first else { return }
+            results.append((d.ruler.contentOffset, final.time))
         }
         #expect(results.allSatisfy { $0.0 == results[0].0 })
         // The final event carries the exact rest time, whatever the tick rate.

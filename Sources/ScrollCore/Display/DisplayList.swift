@@ -64,10 +64,12 @@ public struct DisplayList: Sendable, Equatable {
     private mutating func op(_ o: DisplayOp) { bytes.append(o.rawValue) }
     private mutating func color(_ c: Color) { bytes.append(c.r); bytes.append(c.g); bytes.append(c.b); bytes.append(c.a) }
     private mutating func rect(_ r: Rect) { f(r.x); f(r.y); f(r.width); f(r.height) }
-    private mutating func f(_ v: Double) { u32(Float(v).bitPattern) }
-    private mutating func u16(_ v: UInt16) { bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8(v >> 8)) }
-    private mutating func u32(_ v: UInt32) {
-        bytes.append(UInt8(v & 0xFF)); bytes.append(UInt8(v >> 8 & 0xFF))
-        bytes.append(UInt8(v >> 16 & 0xFF)); bytes.append(UInt8(v >> 24))
-    }
+    private mutating func f(_ v: Double) { append32(&bytes, Float(v).bitPattern) }
+    private mutating func u16(_ v: UInt16) { append16(&bytes, v) }
+}
+
+/// Little-endian writers shared by the display list and the frame encoder.
+func append16(_ b: inout [UInt8], _ v: UInt16) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
+func append32(_ b: inout [UInt8], _ v: UInt32) {
+    b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8 & 0xFF)); b.append(UInt8(v >> 16 & 0xFF)); b.append(UInt8(v >> 24))
 }

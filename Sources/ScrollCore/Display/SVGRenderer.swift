@@ -35,7 +35,8 @@ public enum SVGRenderer {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(v) * scale).rounded()
-        guard scaled < 1e15 else { return String(Int64(v.rounded())) }
+        // Beyond 1e15 there are no decimals to show, and Int64 would trap past 9.2e18.
+        guard scaled < 1e15 else { return JSONValue.format(v.rounded()) }
         let units = Int64(scaled)
         let whole = units / Int64(scale), fraction = units % Int64(scale)
         var s = (v < 0 && units != 0 ? "-" : "") + String(whole)

@@ -51,7 +51,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     }
 
     /// Shortest round-trip form; whole numbers without ".0"; non-finite as null.
-    static func format(_ v: Double) -> String {
+    public static func format(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
         return "\(v)"
