@@ -2,8 +2,9 @@ import Foundation
 import ScrollCore
 import WebSocketClient
 
-/// Plays a trace against a running server at its recorded pace: one WebSocket per trace
-/// client, each sending what the page would. Sleeping is fine here; the core never does.
+/// Plays a trace against a running server at its recorded pace (scene time, `at ?? t`):
+/// one WebSocket per trace client, each sending what the page would, with `t` as the wire
+/// timestamp. Sleeping is fine here; the core never does.
 struct LiveReplay {
     let url: String
     let room: String
@@ -36,9 +37,9 @@ struct LiveReplay {
         let byName = Dictionary(uniqueKeysWithValues: zip(names, connections))
 
         let start = ContinuousClock.now
-        let origin = entries.first?.t ?? 0
+        let origin = entries.first?.sceneTime ?? 0
         for entry in entries {
-            try pump(connections, until: start + .milliseconds(Int64((entry.t - origin).rounded())))
+            try pump(connections, until: start + .milliseconds(Int64((entry.sceneTime - origin).rounded())))
             try byName[entry.client]!.send(entry)
             connections.forEach { $0.finalSeen = false }
         }

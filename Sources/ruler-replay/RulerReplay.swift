@@ -16,7 +16,9 @@ struct RulerReplay: ParsableCommand {
     @Option(name: .customLong("svg"), help: ArgumentHelp("Write the final frame as SVG to this file.", valueName: "file"))
     var svgPath: String?
 
-    @Option(name: .customLong("at"), help: ArgumentHelp("Stop at this time (ms) instead of settling.", valueName: "ms"))
+    @Option(name: .customLong("at"),
+            help: ArgumentHelp("Stop at this scene time (ms: a line's \"at\", or its \"t\" without one) instead of settling.",
+                               valueName: "ms"))
     var atMilliseconds: Double?
 
     @Option(help: ArgumentHelp("Virtual frame clock while anything moves (1…1000 Hz).", valueName: "n"))

@@ -72,6 +72,79 @@ import Testing
         #expect(e?.message == "\"t\" is 120 ms, before line 3's 150 ms; lines must be in time order")
     }
 
+    @Test("\"at\" (arrival, ms) is read when present and absent otherwise")
+    func arrival() throws {
+        let entries = try TraceParser.parse("""
+            {"t": 0, "type": "down", "x": 10, "y": 200}
+            {"t": 16, "at": 40.125, "type": "move", "x": 12, "y": 200}
+            {"t": 32, "at": 40.125, "type": "up", "x": 12, "y": 200}
+            {"t": 48, "at": null, "type": "key", "key": "ArrowLeft"}
+            """, name: "t")
+        #expect(entries.map(\.at) == [nil, 40.125, 40.125, nil])
+        // Scene time: "at", or "t" without it.
+        #expect(entries.map(\.sceneTime) == [0, 40.125, 40.125, 48])
+        #expect(entries[1] == .pointer(.move, t: 16, at: 40.125, x: 12, y: 200))
+    }
+
+    @Test("\"at\" must be a finite number of ms ≥ 0")
+    func arrivalRange() {
+        #expect(error("{\"t\": 0, \"at\": -1, \"type\": \"down\", \"x\": 1, \"y\": 1}")?.message
+            == "\"at\" must be within 0…100000000000 ms")
+        #expect(error("{\"t\": 0, \"at\": 1e12, \"type\": \"down\", \"x\": 1, \"y\": 1}")?.message
+            == "\"at\" must be within 0…100000000000 ms")
+        #expect(error("{\"t\": 0, \"at\": \"5\", \"type\": \"down\", \"x\": 1, \"y\": 1}")?.message
+            == "\"at\" must be a finite number")
+        let e = error("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 1}\n{\"t\": 5, \"at\": true, \"type\": \"up\", \"x\": 1, \"y\": 1}")
+        #expect(e?.description == "trace.jsonl:2: \"at\" must be a finite number")
+    }
+
+    @Test("lines are ordered by \"at\": an arrival before the previous line's is an error naming both lines")
+    func decreasingArrival() {
+        let e = error("""
+            {"t": 0, "at": 10, "type": "down", "x": 1, "y": 200}
+            {"t": 10, "at": 30, "type": "move", "x": 2, "y": 200}
+            # the client's t still runs forward; the arrival does not
+            {"t": 20, "at": 25, "type": "up", "x": 3, "y": 200}
+            """)
+        #expect(e == TraceError(name: "trace.jsonl", line: 4,
+                                message: "\"at\" is 25 ms, before line 2's 30 ms; lines must be in time order"))
+        // A line without "at" is placed at its "t": 20 < 30.
+        let mixed = error("""
+            {"t": 0, "at": 30, "type": "down", "x": 1, "y": 200}
+            {"t": 20, "type": "up", "x": 3, "y": 200}
+            """)
+        #expect(mixed?.description == "trace.jsonl:2: \"t\" is 20 ms, before line 1's 30 ms; lines must be in time order")
+    }
+
+    @Test("t may go back between different clients when \"at\" is ordered")
+    func independentClocks() throws {
+        let entries = try TraceParser.parse("""
+            {"t": 1000, "at": 1000, "type": "down", "x": 300, "y": 214, "client": "c1"}
+            {"t": 1100, "at": 1060, "type": "up", "x": 180, "y": 214, "client": "c1"}
+            {"t": 1070, "at": 1070, "type": "down", "x": 200, "y": 214, "client": "c2"}
+            {"t": 3, "at": 1080, "type": "key", "key": "ArrowLeft", "client": "c3"}
+            {"t": 1270, "at": 1270, "type": "up", "x": 200, "y": 214, "client": "c2"}
+            """, name: "t")
+        #expect(entries.map(\.t) == [1000, 1100, 1070, 3, 1270])
+        #expect(entries.map(\.sceneTime) == [1000, 1060, 1070, 1080, 1270])
+    }
+
+    @Test("within one client t must not go back, even with \"at\" in order; the error names both lines")
+    func decreasingClientTime() {
+        let e = error("""
+            {"t": 100, "at": 100, "type": "down", "x": 1, "y": 200, "client": "b"}
+            {"t": 90, "at": 105, "type": "down", "x": 1, "y": 200, "pointer": 2}
+            {"t": 95, "at": 110, "type": "move", "x": 2, "y": 200, "client": "b"}
+            """)
+        #expect(e == TraceError(name: "trace.jsonl", line: 3, message:
+            "\"t\" is 95 ms, before line 1's 100 ms of the same client \"b\"; each client's times must be in order"))
+        // Equal times are fine (a coalesced burst can repeat a timestamp).
+        #expect(error("""
+            {"t": 100, "at": 100, "type": "down", "x": 1, "y": 200}
+            {"t": 100, "at": 120, "type": "move", "x": 2, "y": 200}
+            """) == nil)
+    }
+
     @Test("unknown type, missing type, bad time, key without key")
     func other() {
         #expect(error("{\"t\": 0, \"type\": \"tap\", \"x\": 1, \"y\": 1}")?.message

@@ -1,12 +1,14 @@
 /// Replays a trace against a fresh scene in virtual time: no clock, no sleeping.
 ///
 /// Like the server's frame clock, the scene is ticked at multiples of 1/fps while it
-/// animates; each input is applied at exactly its own time (t/1000 s). Motion is closed
-/// form, so the fps changes only when moving value events are sampled, not where
-/// anything comes to rest.
+/// animates; each input is applied at exactly the scene time it was applied live
+/// ((at ?? t)/1000 s), with t/1000 as its client time (velocity). Motion is closed form,
+/// so the fps changes only when moving value events are sampled, not where anything
+/// comes to rest.
 public struct Replayer {
     public var fps: Double
-    /// Stop at this time (ms) instead of settling; later lines are not applied.
+    /// Stop at this scene time (ms, compared with `at ?? t`) instead of settling; later
+    /// lines are not applied.
     public var stopAt: Double?
     /// After the last input, tick at most this long (s) waiting for the scene to rest.
     public var settleLimit: Double
@@ -25,7 +27,7 @@ public struct Replayer {
         var clock = TickClock(scene: makeScene(), fps: fps)
         let end = stopAt.map { $0 / 1000 }
         for entry in entries {
-            let time = entry.t / 1000
+            let time = entry.sceneTime / 1000
             if let end, time > end { break }
             clock.tick(before: time)
             for input in InputMapping.sceneInputs(entry.clientMessage, client: entry.client) {

@@ -4,24 +4,28 @@ extension TraceEntry {
     ///
     /// `t` is an offset in ms added to the client's own timestamps: the recorder shifts
     /// each client's clock by a constant so that its first message lands at the room time
-    /// it arrived (see `TraceRecorder`). A move with coalesced samples gives one line per
+    /// it arrived (see `TraceRecorder`). `at` is the message's arrival (ms on the room's
+    /// timeline), shared by all its lines. A move with coalesced samples gives one line per
     /// sample, each with its own time; hello and ping give none.
-    public static func entries(for message: ClientMessage, client: String, t: Double) -> [TraceEntry] {
+    public static func entries(for message: ClientMessage, client: String, t: Double,
+                               at: Double? = nil) -> [TraceEntry] {
         switch message {
         case .pointer(let p):
             return p.samples.map { s in
-                .pointer(p.phase, t: s.t + t, x: s.x, y: s.y, pointer: p.id, client: client)
+                .pointer(p.phase, t: s.t + t, at: at, x: s.x, y: s.y, pointer: p.id, client: client)
             }
         case .wheel(let w):
-            return [.wheel(t: w.t + t, x: w.x, y: w.y, dx: w.dx, dy: w.dy, deltaMode: w.deltaMode, client: client)]
+            return [.wheel(t: w.t + t, at: at, x: w.x, y: w.y, dx: w.dx, dy: w.dy, deltaMode: w.deltaMode,
+                           client: client)]
         case let .key(key, widget, time):
-            return [.key(key, t: time + t, widget: widget, client: client)]
+            return [.key(key, t: time + t, at: at, widget: widget, client: client)]
         case .hello, .ping:
             return []
         }
     }
 
-    /// The wire message this line stands for, with `t` as the client timestamp.
+    /// The wire message this line stands for, with `t` as the client timestamp (`at` is
+    /// when it is applied, not part of the message).
     public var clientMessage: ClientMessage {
         switch type {
         case .down, .move, .up, .cancel:

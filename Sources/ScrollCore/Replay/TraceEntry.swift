@@ -1,7 +1,8 @@
-/// One line of a pointer trace (docs/TRACES.md): one input at time `t` (ms).
+/// One line of a pointer trace (docs/TRACES.md): one input, sent at client time `t` (ms)
+/// and applied by the scene at `at` (ms on the room's timeline; `t` when absent).
 ///
-/// The replayer applies it at scene time t/1000 s and uses t/1000 as the sample's
-/// client time too, so velocity comes from the same numbers the page sent.
+/// The replayer applies it at scene time (at ?? t)/1000 s and uses t/1000 as the sample's
+/// client time, so velocity comes from the same numbers the page sent.
 public struct TraceEntry: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case down, move, up, cancel, wheel, key
@@ -14,8 +15,12 @@ public struct TraceEntry: Sendable, Equatable {
     public static let defaultWidget = "ruler"
     public static let defaultPointer = 1
 
-    /// Milliseconds on the room's timeline.
+    /// The client's timestamp (ms) moved onto the room's timeline by a per-client constant:
+    /// what the velocity tracker reads. Non-decreasing per client.
     public var t: Double
+    /// When the scene applied the input: ms on the room's timeline (its arrival). Absent
+    /// (hand-written and older traces): `t`.
+    public var at: Double?
     public var type: Kind
     /// Logical scene points (pointer and wheel lines).
     public var x: Double
@@ -30,32 +35,39 @@ public struct TraceEntry: Sendable, Equatable {
     public var key: String
     public var widget: String
 
-    public init(t: Double, type: Kind, x: Double = 0, y: Double = 0, pointer: Int = TraceEntry.defaultPointer,
-                client: String = TraceEntry.defaultClient, dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
+    public init(t: Double, at: Double? = nil, type: Kind, x: Double = 0, y: Double = 0,
+                pointer: Int = TraceEntry.defaultPointer, client: String = TraceEntry.defaultClient,
+                dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
                 key: String = "", widget: String = TraceEntry.defaultWidget) {
-        self.t = t; self.type = type; self.x = x; self.y = y; self.pointer = pointer; self.client = client
+        self.t = t; self.at = at; self.type = type; self.x = x; self.y = y; self.pointer = pointer; self.client = client
         self.dx = dx; self.dy = dy; self.deltaMode = deltaMode; self.key = key; self.widget = widget
     }
 
-    public static func pointer(_ phase: PointerPhase, t: Double, x: Double, y: Double,
+    /// Scene time (ms) at which the input is applied: `at`, or `t` without it.
+    public var sceneTime: Double { at ?? t }
+
+    public static func pointer(_ phase: PointerPhase, t: Double, at: Double? = nil, x: Double, y: Double,
                                pointer: Int = defaultPointer, client: String = defaultClient) -> TraceEntry {
-        TraceEntry(t: t, type: Kind(rawValue: phase.rawValue)!, x: x, y: y, pointer: pointer, client: client)
+        TraceEntry(t: t, at: at, type: Kind(rawValue: phase.rawValue)!, x: x, y: y, pointer: pointer, client: client)
     }
 
-    public static func wheel(t: Double, x: Double, y: Double, dx: Double, dy: Double, deltaMode: Int = 0,
-                             client: String = defaultClient) -> TraceEntry {
-        TraceEntry(t: t, type: .wheel, x: x, y: y, client: client, dx: dx, dy: dy, deltaMode: deltaMode)
+    public static func wheel(t: Double, at: Double? = nil, x: Double, y: Double, dx: Double, dy: Double,
+                             deltaMode: Int = 0, client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, at: at, type: .wheel, x: x, y: y, client: client, dx: dx, dy: dy, deltaMode: deltaMode)
     }
 
-    public static func key(_ key: String, t: Double, widget: String = defaultWidget,
+    public static func key(_ key: String, t: Double, at: Double? = nil, widget: String = defaultWidget,
                            client: String = defaultClient) -> TraceEntry {
-        TraceEntry(t: t, type: .key, client: client, key: key, widget: widget)
+        TraceEntry(t: t, at: at, type: .key, client: client, key: key, widget: widget)
     }
 
-    /// The line as the recorder writes it: fixed field order, only the fields its type
-    /// uses, defaults (client "a", deltaMode 0, widget "ruler") left out.
+    /// The line as the recorder writes it: fixed field order (`t`, `at` when present, `type`,
+    /// …), only the fields its type uses, defaults (client "a", deltaMode 0, widget "ruler")
+    /// left out.
     public var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("t", .number(t)), ("type", .string(type.rawValue))]
+        var fields: [(String, JSONValue)] = [("t", .number(t))]
+        if let at { fields.append(("at", .number(at))) }
+        fields.append(("type", .string(type.rawValue)))
         switch type {
         case .down, .move, .up, .cancel:
             fields += [("x", .number(x)), ("y", .number(y)), ("pointer", .number(Double(pointer)))]

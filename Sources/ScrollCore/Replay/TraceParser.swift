@@ -8,7 +8,9 @@ public enum TraceParser {
 
     public static func parse(_ text: String, name: String) throws(TraceError) -> [TraceEntry] {
         var entries: [TraceEntry] = []
-        var previous: (t: Double, line: Int)?
+        // The previous line's scene time (`at ?? t`), and each client's latest `t`.
+        var previous: (time: Double, line: Int)?
+        var latest: [String: (t: Double, line: Int)] = [:]
         // "\r\n" is one Character in Swift, so CRLF files need it named as a separator.
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         for (index, raw) in lines.enumerated() {
@@ -21,11 +23,19 @@ public enum TraceParser {
             } catch {
                 throw TraceError(name: name, line: line, message: error.message)
             }
-            if let previous, entry.t < previous.t {
+            // Lines are in scene-time order; `t` may then go back between clients (their
+            // clocks are independent), but never within one client.
+            let time = entry.sceneTime
+            if let previous, time < previous.time {
                 throw TraceError(name: name, line: line, message:
-                    "\"t\" is \(JSONValue.format(entry.t)) ms, before line \(previous.line)'s \(JSONValue.format(previous.t)) ms; lines must be in time order")
+                    "\"\(entry.at == nil ? "t" : "at")\" is \(JSONValue.format(time)) ms, before line \(previous.line)'s \(JSONValue.format(previous.time)) ms; lines must be in time order")
             }
-            previous = (entry.t, line)
+            if let last = latest[entry.client], entry.t < last.t {
+                throw TraceError(name: name, line: line, message:
+                    "\"t\" is \(JSONValue.format(entry.t)) ms, before line \(last.line)'s \(JSONValue.format(last.t)) ms of the same client \"\(entry.client)\"; each client's times must be in order")
+            }
+            previous = (time, line)
+            latest[entry.client] = (entry.t, line)
             entries.append(entry)
         }
         return entries
@@ -48,6 +58,7 @@ public enum TraceParser {
             throw LineError("\"type\" must be one of \(known), not \"\(typeName.prefix(40))\"")
         }
         var entry = TraceEntry(t: try f.number("t", required: true, range: 0...maxTime, unit: "ms")!, type: type)
+        entry.at = try f.number("at", range: 0...maxTime, unit: "ms")
         entry.client = try f.string("client", length: 1...64) ?? TraceEntry.defaultClient
         let limit = ClientMessageLimits.maxCoordinate
         switch type {
