@@ -14,8 +14,10 @@ final class ClientConnection {
     /// Only the newest pong matters (round-trip measurement), so pongs replace each other.
     var pong: String?
     var droppedErrors = 0
-    /// Events not yet sent; bounded by ServerConfig.maxQueuedEvents.
-    var events: [SceneEvent] = []
+    /// Event messages not yet sent, encoded once per room and shared by its clients;
+    /// bounded by ServerConfig.maxQueuedEvents events in all.
+    var events: [(json: [UInt8], count: Int)] = []
+    var queuedEvents = 0
     var semanticsSent = 0
     /// Last frame sequence number sent (0: none yet).
     var frameSeq: UInt32 = 0

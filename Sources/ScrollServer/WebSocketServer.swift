@@ -187,6 +187,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private func slowConsumer(_ client: ClientConnection) {
         guard client.closeAfterFlush == nil else { return }
         client.events.removeAll()
+        client.queuedEvents = 0
         client.control = [ServerMessage.error(ProtocolError(.slowConsumer, "too many undelivered messages; reconnect"), fatal: true)]
         client.closeAfterFlush = (1008, ProtocolError.Code.slowConsumer.rawValue)
         lws_callback_on_writable(client.wsi)
@@ -194,11 +195,14 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Fans events out to the room's clients and asks each for a write (frame, semantics).
     func publish(_ events: [SceneEvent], in room: Room) {
+        // Encoded once here, not per client: render once, send many.
+        let batch = events.isEmpty ? nil : (json: Array(ServerMessage.events(events).utf8), count: events.count)
         for id in room.clients {
             guard let client = clients[id] else { continue }
-            if !events.isEmpty && client.closeAfterFlush == nil {
-                client.events.append(contentsOf: events)
-                if client.events.count > config.maxQueuedEvents { slowConsumer(client) }
+            if let batch, client.closeAfterFlush == nil {
+                client.events.append(batch)
+                client.queuedEvents += batch.count
+                if client.queuedEvents > config.maxQueuedEvents { slowConsumer(client) }
             }
             lws_callback_on_writable(client.wsi)
         }
@@ -222,9 +226,9 @@ public final class WebSocketServer: @unchecked Sendable {
             return -1
         } else if let room = client.room {
             if !client.events.isEmpty {
-                let batch = client.events.prefix(256)
-                client.events.removeFirst(batch.count)
-                if write(client, Array(ServerMessage.events(Array(batch)).utf8), LWS_WRITE_TEXT) < 0 { return -1 }
+                let batch = client.events.removeFirst()
+                client.queuedEvents -= batch.count
+                if write(client, batch.json, LWS_WRITE_TEXT) < 0 { return -1 }
             } else if client.semanticsSent != room.semanticsVersion {
                 client.semanticsSent = room.semanticsVersion
                 if write(client, Array(room.semanticsJSON.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
