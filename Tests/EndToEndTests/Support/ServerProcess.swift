@@ -30,7 +30,8 @@ final class ServerProcess {
         guard let line, let start = line.range(of: prefix)?.upperBound,
               let port = Int(line[start...].prefix(while: \.isNumber)), port > 0
         else {
-            let reason = child.waitForExit(timeout: 1)
+            // Only reached when startup failed; a loaded machine may take a while to reap.
+            let reason = child.waitForExit(timeout: 5)
                 ? "it exited before printing its listening line"
                 : "no listening line within \(Self.startupTimeout)s"
             child.stop()
