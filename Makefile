@@ -12,15 +12,15 @@ TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 .PHONY: run test bench build deps-run deps-test clean
 
 run: deps-run
-	swift build -c release --product ruler-server
-	.build/release/ruler-server --host $(HOST) --port $(PORT)
+	swift build -c release --product widget-server
+	.build/release/widget-server --host $(HOST) --port $(PORT)
 
 test: deps-test
 	swift build --build-tests
 	swift test --skip-build
 
 bench: deps-run
-	swift run -c release ruler-bench
+	swift run -c release widget-bench
 
 build: deps-run
 	swift build

@@ -1,13 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev through
+// pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
 let package = Package(
     name: "ScrollWidgets",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "ScrollCore", targets: ["ScrollCore"]),
-        .executable(name: "ruler-server", targets: ["ruler-server"]),
-        .executable(name: "ruler-replay", targets: ["ruler-replay"]),
+        .executable(name: "widget-server", targets: ["widget-server"]),
+        .executable(name: "widget-replay", targets: ["widget-replay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,22 +34,24 @@ let package = Package(
         // Small blocking RFC 6455 client: tests, CDP, live replay.
         .target(name: "WebSocketClient"),
         .executableTarget(
-            name: "ruler-server",
+            name: "widget-server",
             dependencies: [
-                "ScrollServer",
+                "ScrollServer", "ScrollCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
-            name: "ruler-replay",
+            name: "widget-replay",
             dependencies: [
                 "ScrollCore", "WebSocketClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "ruler-bench", dependencies: ["ScrollCore"]),
+        .executableTarget(name: "widget-bench", dependencies: ["ScrollCore"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
+        // The server's pure parts (send policy, lookups) with a fake clock; no sockets.
+        .testTarget(name: "ScrollServerTests", dependencies: ["ScrollServer", "ScrollCore"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketClient", "ScrollCore"]

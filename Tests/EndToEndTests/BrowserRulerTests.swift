@@ -67,8 +67,7 @@ import Testing
     @Test("a page speaking another protocol version says so visibly")
     func versionMismatchIsVisible() throws {
         // A stale copy of the page that speaks protocol 0, served by the current server.
-        let publicDir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Public")
+        let publicDir = PackagePaths.publicDirectory
         let stale = FileManager.default.temporaryDirectory.appendingPathComponent("stale-page-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: publicDir, to: stale)
         defer { try? FileManager.default.removeItem(at: stale) }

@@ -315,7 +315,7 @@ struct ServerProcessHarnessTests {
         // `tail -f /dev/null` blocks until signalled, like a server.
         let script = try stub("""
             echo "args: $*"
-            echo "ruler-server listening on http://127.0.0.1:4567/ (room default)"
+            echo "widget-server listening on http://127.0.0.1:4567/ (room default)"
             exec tail -f /dev/null
             """)
         defer { try? FileManager.default.removeItem(at: script) }
@@ -340,7 +340,7 @@ struct ServerProcessHarnessTests {
 
     @Test func aMissingBinarySaysToBuildFirst() {
         #expect {
-            try ServerProcess(executable: "/nonexistent/ruler-server")
+            try ServerProcess(executable: "/nonexistent/widget-server")
         } throws: { error in
             "\(error)".contains("swift build")
         }

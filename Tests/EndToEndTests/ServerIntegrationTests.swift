@@ -3,7 +3,7 @@ import ScrollCore
 import Testing
 import WebSocketClient
 
-/// The real `ruler-server` on a loopback port, real WebSocket clients.
+/// The real `widget-server` on a loopback port, real WebSocket clients.
 @Suite struct ServerIntegrationTests {
     @Test func servesThePageAndScripts() throws {
         let server = try ServerProcess()

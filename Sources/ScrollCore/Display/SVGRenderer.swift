@@ -1,4 +1,4 @@
-/// Renders display lists to SVG (snapshots, docs, `ruler-replay --svg`), from the same
+/// Renders display lists to SVG (snapshots, docs, `widget-replay --svg`), from the same
 /// bytes the page paints: every layer is decoded with `DisplayListDecoder` and drawn with
 /// canvas semantics (Public/js/painter.js). Output is deterministic: numbers are rounded
 /// to 2 decimals (opacities to 3) and trimmed, clip ids are numbered in order.

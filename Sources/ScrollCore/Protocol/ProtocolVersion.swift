@@ -4,3 +4,10 @@ public enum ProtocolVersion {
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"
 }
+
+/// The product's release, shown by every executable's `--version`.
+public enum ProductVersion {
+    public static let current = "0.2.0"
+    /// `0.2.0 (protocol 1)`: a page and a server agree when the protocol numbers do.
+    public static var description: String { "\(current) (protocol \(ProtocolVersion.current))" }
+}

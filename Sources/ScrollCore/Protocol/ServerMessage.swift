@@ -31,7 +31,7 @@ public enum ServerMessage {
 }
 
 extension SceneEvent {
-    /// Also the event format of `ruler-replay`'s output.
+    /// Also the event format of `widget-replay`'s output.
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [("t", .number(time)), ("widget", .string(widget))]
         switch kind {

@@ -11,7 +11,7 @@ public struct ReplayResult {
         events.filter { if case .value(_, _, true) = $0.kind { true } else { false } }
     }
 
-    /// `{"time": s, "widgets": {...}, "events": [SceneEvent.json, ...]}` — `ruler-replay`'s output.
+    /// `{"time": s, "widgets": {...}, "events": [SceneEvent.json, ...]}` — `widget-replay`'s output.
     public var json: JSONValue {
         .object([
             ("time", .number(time)),

@@ -13,7 +13,8 @@ final class ChildProcess {
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
 
-    init(executable: String, arguments: [String], environment: [String: String]? = nil) throws {
+    init(executable: String, arguments: [String], environment: [String: String]? = nil,
+         workingDirectory: String? = nil) throws {
         let stdout = try Self.makePipe(), stderr = try Self.makePipe()
         defer { close(stdout.write); close(stderr.write) }
 
@@ -36,12 +37,16 @@ final class ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let environment = environment ?? ProcessInfo.processInfo.environment
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        // Glibc's Swift module lacks posix_spawn_file_actions_addchdir_np: `env -C` changes
+        // directory and then execs, so the pid (and its signals) stay the child's.
+        let program = workingDirectory == nil ? executable : "/usr/bin/env"
+        let command = workingDirectory.map { ["env", "-C", $0, executable] } ?? [executable]
+        let argv = (command + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
 
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
             close(stdout.read)
             close(stderr.read)

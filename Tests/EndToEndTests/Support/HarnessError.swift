@@ -15,7 +15,7 @@ enum HarnessError: Error, CustomStringConvertible {
         case let .launchFailed(executable, reason):
             return "cannot launch \(executable): \(reason)"
         case .serverBinaryMissing(let path):
-            return "server binary not found at \(path): run `swift build` first, or set RULER_SERVER_BIN"
+            return "server binary not found at \(path): run `swift build` first, or set WIDGET_SERVER_BIN"
         case let .serverDidNotStart(reason, output):
             return "server did not start: \(reason)\n--- server output ---\n\(output)"
         case .chromiumDidNotStart(let output):

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The real `ruler-server` binary, started on an ephemeral loopback port.
+/// The real `widget-server` binary, started on an ephemeral loopback port.
 ///
-/// The binary is `$RULER_SERVER_BIN` if set, else `<package root>/.build/debug/ruler-server`.
+/// The binary is `$WIDGET_SERVER_BIN` if set, else `<package root>/.build/debug/widget-server`.
 /// The server's contract is that it prints `listening on http://127.0.0.1:PORT/` once it
 /// accepts connections; that line is how the port is learned.
 final class ServerProcess {
@@ -19,12 +19,14 @@ final class ServerProcess {
     /// - Parameters:
     ///   - arguments: Passed after `--host 127.0.0.1 --port 0`.
     ///   - executable: A stand-in for the server binary (the harness's own tests use one).
-    init(arguments: [String] = [], executable: String? = nil) throws {
+    ///   - workingDirectory: Where it runs (default: this process's).
+    init(arguments: [String] = [], executable: String? = nil, workingDirectory: String? = nil) throws {
         let binary = executable ?? Self.binaryPath()
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError.serverBinaryMissing(path: binary)
         }
-        child = try ChildProcess(executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments)
+        child = try ChildProcess(executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments,
+                                 workingDirectory: workingDirectory)
         let prefix = "listening on http://127.0.0.1:"
         let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
         guard let line, let start = line.range(of: prefix)?.upperBound,
@@ -50,12 +52,8 @@ final class ServerProcess {
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
 
-    private static func binaryPath() -> String {
-        if let path = ProcessInfo.processInfo.environment["RULER_SERVER_BIN"], !path.isEmpty { return path }
-        // This file is <root>/Tests/EndToEndTests/Support/ServerProcess.swift.
-        let root = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/ruler-server").path
+    static func binaryPath() -> String {
+        if let path = ProcessInfo.processInfo.environment["WIDGET_SERVER_BIN"], !path.isEmpty { return path }
+        return PackagePaths.root.appendingPathComponent(".build/debug/widget-server").path
     }
 }

@@ -22,7 +22,7 @@ enum Failure: Error, CustomStringConvertible {
     }
 }
 
-extension RulerReplay {
+extension WidgetReplay {
     /// ArgumentParser prints thrown errors with its own framing and exit code; ours
     /// get exactly one line and their documented code.
     static func runAndExit() {
@@ -30,7 +30,7 @@ extension RulerReplay {
             var command = try parseAsRoot()
             try command.run()
         } catch let failure as Failure {
-            FileHandle.standardError.write(Data("ruler-replay: \(failure.description)\n".utf8))
+            FileHandle.standardError.write(Data("widget-replay: \(failure.description)\n".utf8))
             Foundation.exit(failure.exitCode)
         } catch {
             exit(withError: error)

@@ -1,4 +1,4 @@
-// Release-build benchmarks for DESIGN.md's budget: `make bench` (swift run -c release ruler-bench).
+// Release-build benchmarks for DESIGN.md's budget: `make bench` (swift run -c release widget-bench).
 // Medians over batches, all measured in this one run.
 import Dispatch
 import ScrollCore

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import ScrollCore
 
-struct RulerReplay: ParsableCommand {
+struct WidgetReplay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ruler-replay",
+        commandName: "widget-replay",
         abstract: "Replays a pointer trace (docs/TRACES.md) against the demo scene, in virtual time or live.",
         discussion: "Offline (default) the trace runs in virtual time and the result JSON goes to stdout: "
             + "every widget's final value and every event. With --url it is played live against a server. "
-            + "Exit codes: 1 bad trace (the message names the line), 2 I/O or connection, 64 bad options.")
+            + "Exit codes: 1 bad trace (the message names the line), 2 I/O or connection, 64 bad options.",
+        version: "widget-replay \(ProductVersion.description)")
 
     @Argument(help: "The trace file (JSON Lines); - reads standard input. Not needed with --layout.")
     var trace: String?

@@ -71,5 +71,5 @@ struct LiveReplay {
 }
 
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("ruler-replay: warning: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("widget-replay: warning: \(message)\n".utf8))
 }

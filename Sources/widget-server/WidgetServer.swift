@@ -2,13 +2,15 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import ScrollCore
 import ScrollServer
 
 @main
-struct RulerServer: ParsableCommand {
+struct WidgetServer: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "ruler-server",
-        abstract: "Serves the scroll widgets page and streams the widgets over WebSocket.")
+        commandName: "widget-server",
+        abstract: "Serves the scroll widgets page and streams the widgets over WebSocket.",
+        version: "widget-server \(ProductVersion.description)")
 
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
@@ -16,7 +18,7 @@ struct RulerServer: ParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "Directory of the static page (default: the package's Public/).")
+    @Option(help: "Directory of the static page (default: Public/ beside the executable, else in the working directory).")
     var `public`: String?
 
     @Option(help: "Frame clock while anything moves, in Hz (1…240).")
@@ -31,26 +33,21 @@ struct RulerServer: ParsableCommand {
     @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
     var record: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
-    var logLevel = "info"
+    @Option(help: "Log level.")
+    var logLevel: Logger.Level = .info
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
         guard maxRooms >= 1, maxClients >= 1 else { throw ValidationError("--max-rooms and --max-clients must be ≥ 1") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
     }
 
     func run() throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        var logger = Logger(label: "ruler-server")
-        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var logger = Logger(label: "widget-server")
+        logger.logLevel = logLevel
 
-        let publicDir = self.public ?? Self.defaultPublicDirectory()
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: publicDir + "/index.html", isDirectory: &isDir), !isDir.boolValue else {
-            throw ValidationError("no index.html in \(publicDir); pass --public DIR")
-        }
+        let publicDir = try publicDirectory()
         var config = ServerConfig(publicDirectory: publicDir)
         config.host = host
         config.port = port
@@ -79,9 +76,18 @@ struct RulerServer: ParsableCommand {
         sources.forEach { $0.cancel() }
     }
 
-    /// Public/ next to Package.swift, found from this source file's location.
-    static func defaultPublicDirectory() -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Public").path
+    private func publicDirectory() throws -> String {
+        if let explicit = self.public {
+            guard PublicDirectory.hasIndex(explicit) else { throw ValidationError("no index.html in \(explicit) (--public)") }
+            return explicit
+        }
+        do {
+            return try PublicDirectory.locate(executable: PublicDirectory.currentExecutable,
+                                              workingDirectory: FileManager.default.currentDirectoryPath)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,2 +1,0 @@
-// The entry point: ruler-replay's own error handling (one line on stderr, exit 1 or 2).
-RulerReplay.runAndExit()
