@@ -34,7 +34,8 @@ root.dataset.theme = theme;
 const connection = new Connection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`,
   hello: () => ({
-    type: "hello", protocol: PROTOCOL_VERSION, room: params.get("room") || "lobby", theme,
+    type: "hello", protocol: PROTOCOL_VERSION, room: params.get("room") || "lobby",
+    scene: params.get("scene") || undefined, theme,
     reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
   }),
   onState: showState,
@@ -49,7 +50,7 @@ function showState(state, detail) {
   root.dataset.connection = state;
   statusEl.textContent = {
     connecting: "Connecting…", open: "Connected", offline: `Offline — retrying in ${detail}`,
-    mismatch: "Version mismatch",
+    mismatch: "Version mismatch", refused: "Refused by the server",
   }[state];
 }
 
@@ -61,6 +62,7 @@ function handleMessage(m) {
         return;
       }
       scene = m.scene;
+      root.dataset.scene = m.scene.name;
       root.dataset.client = m.client;
       root.dataset.room = m.room;
       layout();
@@ -71,6 +73,8 @@ function handleMessage(m) {
     case "events": for (const e of m.events) sideEffect(e); break;
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }
+      // Reconnecting cannot fix a wrong ?scene=: stop and say so.
+      if (m.code === "unknown_scene" || m.code === "scene_mismatch") { refused(m.message); return; }
       console.warn(`server refused input: ${m.code}: ${m.message}`);
       if (m.fatal) statusEl.textContent = `Closed by the server: ${m.message}`;
       break;
@@ -79,10 +83,15 @@ function handleMessage(m) {
 }
 
 function mismatch(text) {
+  refused(`Version mismatch: ${text}.`);
+  showState("mismatch");
+}
+
+function refused(text) {
   connection.stop();
   banner.hidden = false;
-  banner.textContent = `Version mismatch: ${text}.`;
-  showState("mismatch");
+  banner.textContent = text;
+  showState("refused");
 }
 
 function sideEffect(e) {

@@ -15,6 +15,9 @@ final class TraceDirectory {
     private let logger: Logger
     private var files: [String: (fd: Int32, recorder: TraceRecorder)] = [:]
     private var failed: Set<String> = []
+    /// Each room's scene, written as the file's first line (`# scene: NAME`) so that
+    /// widget-replay replays against the same scene.
+    private var scenes: [String: String] = [:]
 
     init(path: String, logger: Logger) throws {
         self.path = path
@@ -31,6 +34,11 @@ final class TraceDirectory {
 
     deinit { for f in files.values { close(f.fd) } }
 
+    /// Called when a room is created, before anything of it is recorded.
+    func created(room: String, scene: String) {
+        scenes[room] = scene
+    }
+
     func record(_ message: ClientMessage, client: String, room: String, roomTime: Double) {
         update(room) { $0.record(message, client: client, roomTime: roomTime) }
     }
@@ -43,11 +51,13 @@ final class TraceDirectory {
         guard var file = open(room) else { return }
         let entries = body(&file.recorder)
         files[room] = file
-        for entry in entries {
-            let line = Array((entry.jsonLine + "\n").utf8)
-            let written = line.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress, $0.count) }
-            if written != line.count { fail(room, "write failed: \(String(cString: strerror(errno)))") }
-        }
+        for entry in entries { write(file.fd, entry.jsonLine + "\n", room: room) }
+    }
+
+    private func write(_ fd: Int32, _ text: String, room: String) {
+        let line = Array(text.utf8)
+        let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if written != line.count { fail(room, "write failed: \(String(cString: strerror(errno)))") }
     }
 
     private func open(_ room: String) -> (fd: Int32, recorder: TraceRecorder)? {
@@ -60,6 +70,7 @@ final class TraceDirectory {
                 logger.info("recording", metadata: ["room": "\(room)", "file": "\(file)"])
                 let f = (fd: fd, recorder: TraceRecorder())
                 files[room] = f
+                write(f.fd, "# scene: \(scenes[room] ?? SceneCatalog.defaultName)\n", room: room)
                 return f
             }
             if errno != EEXIST { break }

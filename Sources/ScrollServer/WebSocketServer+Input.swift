@@ -48,25 +48,38 @@ extension WebSocketServer {
                 fatal: true)
             return
         }
+        let sceneName = SceneCatalog.defaultName
         let room: Room
         if let existing = rooms[hello.room] {
+            // A room's scene is fixed when it is created; naming none means "whatever it shows".
+            guard sceneName == existing.scene.name else {
+                refuse(client, ProtocolError(.sceneMismatch,
+                    "room \"\(hello.room)\" shows scene \"\(existing.scene.name)\", not \"\(sceneName)\"; open it with ?scene=\(existing.scene.name) or choose another room"),
+                    fatal: true)
+                return
+            }
             room = existing
         } else {
+            guard let scene = scenes.make(sceneName) else {
+                refuse(client, ProtocolError(.unknownScene, scenes.unknown(sceneName)), fatal: true)
+                return
+            }
             guard rooms.count < config.maxRooms || evictIdleRoom() else {
                 refuse(client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
-            room = Room(name: hello.room, scene: makeScene(), origin: now)
+            room = Room(name: hello.room, scene: scene, origin: now)
             rooms[hello.room] = room
+            traces?.created(room: room.name, scene: scene.name)
         }
         room.lastActivity = now
         client.room = room
         client.theme = Theme.named(hello.theme) ?? .light
         room.clients.append(client.id)
         // Not subject to the control cap: without a welcome the page never starts.
-        queue(ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene.size, theme: client.theme.name),
+        queue(ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
               to: client, always: true)
-        logger.info("joined", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
+        logger.info("joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
     }
 
     /// At the room limit, the empty room idle longest makes way (its state is dropped).

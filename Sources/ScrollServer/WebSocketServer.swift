@@ -16,7 +16,8 @@ public struct ServerStartError: Error, CustomStringConvertible {
 public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
-    let makeScene: () -> Scene
+    /// The scenes a room can be created with (`hello.scene`).
+    let scenes: SceneCatalog
     /// Appends each room's accepted input to a trace (`--record DIR`).
     let traces: TraceDirectory?
 
@@ -33,10 +34,10 @@ public final class WebSocketServer: @unchecked Sendable {
     private var sendCapacity = 64 * 1024
     private let pre = rs_lws_pre()
 
-    public init(config: ServerConfig, logger: Logger, makeScene: @escaping () -> Scene = { DemoScene.make() }) throws {
+    public init(config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard) throws {
         self.config = config
         self.logger = logger
-        self.makeScene = makeScene
+        self.scenes = scenes
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
         sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: pre + sendCapacity, alignment: 16)
     }

@@ -7,13 +7,16 @@ final class LiveConnection {
     let client: String
     private let url: String
     private let socket: WebSocketClient
-    /// Set when a final value event for the ruler arrives (the caller resets it).
+    /// Set when any widget's final value event arrives (the caller resets it).
     var finalSeen = false
     private(set) var semantics: [Semantics]?
     private var layerOrder: [UInt16] = []
     private var layerBytes: [UInt16: [UInt8]] = [:]
 
-    init(url: String, room: String, theme: Theme, client: String) throws {
+    /// The scene size the server's welcome named (SVG output).
+    private(set) var sceneSize = Size(width: 0, height: 0)
+
+    init(url: String, room: String, scene: String, theme: Theme, client: String) throws {
         self.client = client
         self.url = url
         do {
@@ -23,7 +26,7 @@ final class LiveConnection {
         }
         let hello = JSONValue.object([
             ("type", "hello"), ("protocol", .number(Double(ProtocolVersion.current))),
-            ("room", .string(room)), ("theme", .string(theme.name)),
+            ("room", .string(room)), ("scene", .string(scene)), ("theme", .string(theme.name)),
         ])
         try send(text: hello.serialized)
         try awaitWelcome()
@@ -51,7 +54,18 @@ final class LiveConnection {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             guard let message = try receive(timeout: 0.1) else { continue }
-            if case .text(let text) = message, Self.object(text)?["type"] as? String == "welcome" { return }
+            if case .text(let text) = message, let object = Self.object(text) {
+                if object["type"] as? String == "welcome" {
+                    let scene = object["scene"] as? [String: Any]
+                    sceneSize = Size(width: (scene?["width"] as? NSNumber)?.doubleValue ?? 0,
+                                     height: (scene?["height"] as? NSNumber)?.doubleValue ?? 0)
+                    return
+                }
+                // A refused hello (unknown scene, version) is final: say why at once.
+                if object["type"] as? String == "error", object["fatal"] as? Bool == true {
+                    throw Failure.io("\(url): \(object["message"] as? String ?? text)")
+                }
+            }
             handle(message)
         }
         throw Failure.io("\(url): no welcome from the server within 5 s")
@@ -78,7 +92,7 @@ final class LiveConnection {
             switch object["type"] as? String {
             case "events":
                 for case let event as [String: Any] in object["events"] as? [Any] ?? []
-                where event["widget"] as? String == "ruler" && event["type"] as? String == "value"
+                where event["type"] as? String == "value"
                     && event["final"] as? Bool == true {
                     finalSeen = true
                 }

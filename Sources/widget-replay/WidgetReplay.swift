@@ -5,7 +5,7 @@ import ScrollCore
 struct WidgetReplay: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widget-replay",
-        abstract: "Replays a pointer trace (docs/TRACES.md) against the demo scene, in virtual time or live.",
+        abstract: "Replays an input trace (docs/TRACES.md) against a scene, in virtual time or live.",
         discussion: "Offline (default) the trace runs in virtual time and the result JSON goes to stdout: "
             + "every widget's final value and every event. With --url it is played live against a server. "
             + "Exit codes: 1 bad trace (the message names the line), 2 I/O or connection, 64 bad options.",
@@ -25,7 +25,11 @@ struct WidgetReplay: ParsableCommand {
     @Option(help: ArgumentHelp("Virtual frame clock while anything moves (1…1000 Hz).", valueName: "n"))
     var fps = 60.0
 
-    @Flag(help: "Print each widget's id and rect in scene points as JSON, and exit.")
+    @Option(help: ArgumentHelp("Scene to replay against (default: the trace's \"# scene:\" line, else \(SceneCatalog.defaultName)). "
+                               + "One of: \(SceneCatalog.standard.names.joined(separator: ", ")).", valueName: "name"))
+    var scene: String?
+
+    @Flag(help: "Print the scene's name, size and each widget's id and rect in scene points as JSON, and exit.")
     var layout = false
 
     @Option(help: ArgumentHelp("Theme of the SVG frame: light or dark.", valueName: "name"))
@@ -47,6 +51,9 @@ struct WidgetReplay: ParsableCommand {
         guard Theme.named(theme) != nil else {
             throw ValidationError("--theme must be one of \(Theme.all.map(\.name).joined(separator: ", "))")
         }
+        if let scene, SceneCatalog.standard.make(scene) == nil {
+            throw ValidationError("--scene: \(SceneCatalog.standard.unknown(scene))")
+        }
         guard ClientMessage.isValidRoom(room) else { throw ValidationError("--room must be \(ClientMessageLimits.roomPattern)") }
         if url != nil, atMilliseconds != nil { throw ValidationError("--at is for offline replay; live mode plays the whole trace") }
     }
@@ -54,32 +61,50 @@ struct WidgetReplay: ParsableCommand {
     func run() throws {
         let theme = Theme.named(theme) ?? .light
         if layout {
-            print(Self.layoutJSON(DemoScene.make()).serialized)
+            print(Self.layoutJSON(try makeScene(scene ?? SceneCatalog.defaultName)()).serialized)
             return
         }
-        let entries = try loadTrace()
+        let text = try loadTrace()
+        let sceneName = scene ?? Self.recordedScene(in: text) ?? SceneCatalog.defaultName
+        let entries = try parse(text)
         if let url {
-            let live = try LiveReplay(url: url, room: room, theme: theme).play(entries)
+            let live = try LiveReplay(url: url, room: room, scene: sceneName, theme: theme).play(entries)
             print(PrettyJSON.render(.object([("widgets", live.widgets)])))
             if let svgPath { try write(try live.svg(), to: svgPath) }
             return
         }
-        let result = Replayer(fps: fps, stopAt: atMilliseconds).run(entries)
+        let result = Replayer(fps: fps, stopAt: atMilliseconds, makeScene: try makeScene(sceneName)).run(entries)
         print(PrettyJSON.render(result.json))
         if let svgPath { try write(try SVGRenderer.render(result.scene, theme: theme), to: svgPath) }
     }
 
-    private func loadTrace() throws -> [TraceEntry] {
-        let path = trace ?? "-"
-        let text: String
-        if path == "-" {
-            text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw Failure.io("cannot read \(path)")
-            }
-            text = String(decoding: data, as: UTF8.self)
+    private func makeScene(_ name: String) throws -> () -> Scene {
+        guard SceneCatalog.standard.make(name) != nil else { throw Failure.badTrace(SceneCatalog.standard.unknown(name)) }
+        return { SceneCatalog.standard.make(name)! }
+    }
+
+    /// The scene a recorded trace names in its header comment (`# scene: NAME`).
+    static func recordedScene(in text: String) -> String? {
+        for line in text.split(separator: "\n", maxSplits: 20) where line.hasPrefix("#") {
+            let words = line.dropFirst().split(separator: " ")
+            if words.count == 2, words[0] == "scene:" { return String(words[1]) }
         }
+        return nil
+    }
+
+    private func loadTrace() throws -> String {
+        let path = trace ?? "-"
+        if path == "-" {
+            return String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure.io("cannot read \(path)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private func parse(_ text: String) throws -> [TraceEntry] {
+        let path = trace ?? "-"
         do {
             return try TraceParser.parse(text, name: path == "-" ? "stdin" : path)
         } catch {
@@ -95,10 +120,11 @@ struct WidgetReplay: ParsableCommand {
         }
     }
 
-    /// `{"size": [w, h], "widgets": [{"id": …, "rect": [x, y, w, h]}, …]}` for writing traces by hand.
+    /// `{"scene": name, "size": [w, h], "widgets": [{"id": …, "rect": [x, y, w, h]}, …]}` for writing traces by hand.
     static func layoutJSON(_ scene: Scene) -> JSONValue {
         func rect(_ r: Rect) -> JSONValue { .array([.number(r.x), .number(r.y), .number(r.width), .number(r.height)]) }
         return .object([
+            ("scene", .string(scene.name)),
             ("size", .array([.number(scene.size.width), .number(scene.size.height)])),
             ("widgets", .array(scene.widgets.map { .object([("id", .string($0.id)), ("rect", rect($0.frame))]) })),
         ])

@@ -12,6 +12,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case unsupported = "unsupported"
         case slowConsumer = "slow_consumer"
         case serverFull = "server_full"
+        case unknownScene = "unknown_scene"
+        case sceneMismatch = "scene_mismatch"
     }
     public var code: Code
     public var message: String

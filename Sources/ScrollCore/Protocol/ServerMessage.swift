@@ -1,11 +1,12 @@
 /// JSON text messages from the server (docs/PROTOCOL.md, "Server → client").
 /// Frames are binary (FrameEncoder); everything else is one of these.
 public enum ServerMessage {
-    public static func welcome(client: String, room: String, scene: Size, theme: String) -> String {
+    public static func welcome(client: String, room: String, scene: Scene, theme: String) -> String {
         JSONValue.object([
             ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
             ("client", .string(client)), ("room", .string(room)),
-            ("scene", .object([("width", .number(scene.width)), ("height", .number(scene.height))])),
+            ("scene", .object([("name", .string(scene.name)), ("width", .number(scene.size.width)),
+                               ("height", .number(scene.size.height))])),
             ("theme", .string(theme)),
         ]).serialized
     }

@@ -11,13 +11,16 @@ public enum SceneInput: Sendable, Equatable {
 /// The widgets of one room, their pointer captures and their clock.
 /// Deterministic: the same inputs at the same times give the same frames and events.
 public final class Scene {
+    /// The catalog name it was made from (SceneCatalog), or "custom".
+    public let name: String
     public let size: Size
     public private(set) var time: Double = 0
     public private(set) var widgets: [Widget]
     private var captures: [PointerKey: Int] = [:]
     private var pendingEvents: [SceneEvent] = []
 
-    public init(size: Size, widgets: [Widget]) {
+    public init(name: String = "custom", size: Size, widgets: [Widget]) {
+        self.name = name
         self.size = size
         self.widgets = widgets
     }
