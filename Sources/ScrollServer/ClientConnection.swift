@@ -23,8 +23,6 @@ final class ClientConnection {
     var frameSeq: UInt32 = 0
     /// Pointer ids currently down: bounded, so captures (and traces) cannot grow without end.
     var pointersDown: Set<Int> = []
-    var lastRateLimitNotice = -Double.infinity
-    var droppedMessages = 0
 
     /// Reassembly of fragmented messages.
     var rx: [UInt8] = []

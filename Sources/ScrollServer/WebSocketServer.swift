@@ -141,9 +141,9 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func disconnect(_ client: ClientConnection) {
         clients[client.id] = nil
-        if client.droppedMessages + client.droppedErrors > 0 {
+        if client.limiter.dropped + client.droppedErrors > 0 {
             logger.info("dropped input", metadata: ["client": "\(client.name)",
-                "messages": "\(client.droppedMessages)", "errors": "\(client.droppedErrors)"])
+                "messages": "\(client.limiter.dropped)", "errors": "\(client.droppedErrors)"])
         }
         guard let room = client.room else { return }
         room.clients.removeAll { $0 == client.id }
