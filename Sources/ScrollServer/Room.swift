@@ -14,12 +14,14 @@ package final class Room: RoomFeed {
     /// Free bytes in front of every payload, for the WebSocket header.
     private let headroom: Int
     private var changeCount = 0
-    private var frames: [String: CachedFrame] = [:]
+    private var frames: [CachedFrame] = []
     package private(set) var semanticsVersion = 1
     package private(set) var semantics: SharedPayload
     private var lastSemantics: [Semantics]
 
+    /// One per theme in use (one or two): a short array beats hashing the name per client.
     private struct CachedFrame {
+        let themeName: String
         var encoder = FrameEncoder()
         var renderedChange = -1
         var frame: SharedFrame?
@@ -54,18 +56,23 @@ package final class Room: RoomFeed {
 
     /// The latest frame for `theme`, rendered now if anything changed since the last one.
     package func frame(theme: Theme) -> SharedFrame {
-        var cache = frames[theme.name] ?? CachedFrame()
-        if cache.renderedChange != changeCount || cache.frame == nil {
-            let encoded = cache.encoder.encode(scene.render(theme: theme), time: scene.time)
+        let i = cacheIndex(theme.name)
+        if frames[i].renderedChange != changeCount || frames[i].frame == nil {
+            let encoded = frames[i].encoder.encode(scene.render(theme: theme), time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
-            cache.frame = SharedFrame(seq: encoded.seq,
-                                      full: SharedPayload(encoded.full, headroom: headroom),
-                                      delta: SharedPayload(encoded.delta, headroom: headroom),
-                                      changed: cache.frame == nil || encoded.changedLayers > 0)
-            cache.renderedChange = changeCount
-            frames[theme.name] = cache
+            frames[i].frame = SharedFrame(seq: encoded.seq,
+                                          full: SharedPayload(encoded.full, headroom: headroom),
+                                          delta: SharedPayload(encoded.delta, headroom: headroom),
+                                          changed: frames[i].frame == nil || encoded.changedLayers > 0)
+            frames[i].renderedChange = changeCount
         }
-        return cache.frame!
+        return frames[i].frame!
+    }
+
+    private func cacheIndex(_ themeName: String) -> Int {
+        if let i = frames.firstIndex(where: { $0.themeName == themeName }) { return i }
+        frames.append(CachedFrame(themeName: themeName))
+        return frames.count - 1
     }
 
     private func changed() {
