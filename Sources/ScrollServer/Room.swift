@@ -48,7 +48,7 @@ package final class Room: RoomFeed {
         return scene.takeEvents()
     }
 
-    func advance(now: Double) -> [SceneEvent] {
+    package func advance(now: Double) -> [SceneEvent] {
         scene.advance(to: sceneTime(now))
         changed()
         return scene.takeEvents()
