@@ -30,7 +30,7 @@ package struct OutboundQueue {
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
     package private(set) var frameSeq: UInt32 = 0
     /// Set by a fatal refusal: the connection closes once control is flushed.
-    package private(set) var closing: (code: UInt16, reason: String)?
+    private var closing: (code: UInt16, reason: String)?
     package private(set) var droppedControl = 0
     /// Bytes copied into payloads made for this client alone (control, pongs). Frames, events
     /// and semantics are the room's buffers, written as they are, so they add nothing.

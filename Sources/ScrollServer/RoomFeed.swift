@@ -8,10 +8,6 @@ package struct SharedFrame {
     package let delta: SharedPayload
     /// False when the frame looks exactly like frame `seq − 1`.
     package let changed: Bool
-
-    package init(seq: UInt32, full: SharedPayload, delta: SharedPayload, changed: Bool) {
-        self.seq = seq; self.full = full; self.delta = delta; self.changed = changed
-    }
 }
 
 /// One `events` message, encoded once per room and queued for each of its clients.
@@ -19,12 +15,10 @@ package struct EventBatch {
     package let payload: SharedPayload
     /// Events in it: what counts against `maxQueuedEvents`.
     package let count: Int
+}
 
-    package init(payload: SharedPayload, count: Int) {
-        self.payload = payload; self.count = count
-    }
-
-    package init(_ events: [SceneEvent], headroom: Int) {
+extension EventBatch {
+    init(_ events: [SceneEvent], headroom: Int) {
         self.init(payload: SharedPayload(text: ServerMessage.events(events), headroom: headroom), count: events.count)
     }
 }
