@@ -48,7 +48,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "widget-bench", dependencies: ["ScrollCore"]),
+        .executableTarget(name: "widget-bench", dependencies: ["ScrollCore", "ScrollServer"]),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
         // The server's pure parts (send policy, lookups) with a fake clock; no sockets.
         .testTarget(name: "ScrollServerTests", dependencies: ["ScrollServer", "ScrollCore"]),

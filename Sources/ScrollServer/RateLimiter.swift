@@ -1,19 +1,29 @@
-/// Token bucket: `rate` tokens per second, holding at most `burst`.
+/// Input admission for one client: a token bucket (`rate` tokens per second, holding at
+/// most `burst`), and a `rate_limited` notice at most once a second for what it drops.
 struct RateLimiter {
+    enum Admission: Equatable { case accepted, dropped, droppedWithNotice }
+
     let rate: Double
     let burst: Double
     private var tokens: Double
     private var last: Double
+    private var lastNotice = -Double.infinity
+    private(set) var dropped = 0
 
     init(rate: Double, burst: Double, now: Double) {
         self.rate = rate; self.burst = burst; tokens = burst; last = now
     }
 
-    mutating func allow(now: Double) -> Bool {
+    mutating func admit(now: Double) -> Admission {
         tokens = min(burst, tokens + (now - last) * rate)
         last = now
-        guard tokens >= 1 else { return false }
-        tokens -= 1
-        return true
+        if tokens >= 1 {
+            tokens -= 1
+            return .accepted
+        }
+        dropped += 1
+        guard now - lastNotice >= 1 else { return .dropped }
+        lastNotice = now
+        return .droppedWithNotice
     }
 }

@@ -1,8 +1,8 @@
 import ScrollCore
 
 /// One scene shared by the clients in it. Renders and encodes a frame once per
-/// change and theme; every client of that theme gets the same bytes.
-final class Room {
+/// change and theme; every client of that theme is handed the same buffers.
+package final class Room: RoomFeed {
     let name: String
     let scene: Scene
     /// Monotonic time at which scene time 0 was.
@@ -11,31 +11,36 @@ final class Room {
     /// Monotonic time of the last input, tick or join (idle rooms are evicted first).
     var lastActivity: Double
 
+    /// Free bytes in front of every payload, for the WebSocket header.
+    private let headroom: Int
     private var changeCount = 0
-    private var frames: [String: CachedFrame] = [:]
-    private(set) var semanticsVersion = 0
-    private(set) var semanticsJSON = ""
-    private var lastSemantics: [Semantics] = []
+    private var frames: [CachedFrame] = []
+    package private(set) var semanticsVersion = 1
+    package private(set) var semantics: SharedPayload
+    private var lastSemantics: [Semantics]
 
+    /// One per theme in use (one or two): a short array beats hashing the name per client.
     private struct CachedFrame {
+        let themeName: String
         var encoder = FrameEncoder()
         var renderedChange = -1
-        var frame: EncodedFrame?
-        var changed = true
+        var frame: SharedFrame?
     }
 
-    init(name: String, scene: Scene, origin: Double) {
+    package init(name: String, scene: Scene, origin: Double, headroom: Int = SharedPayload.lwsHeadroom) {
         self.name = name
         self.scene = scene
         self.origin = origin
+        self.headroom = headroom
         lastActivity = origin
-        refreshSemantics()
+        lastSemantics = scene.semantics
+        semantics = SharedPayload(text: ServerMessage.semantics(lastSemantics), headroom: headroom)
     }
 
     func sceneTime(_ now: Double) -> Double { now - origin }
 
     /// Applies inputs at `now`; returns the events they caused.
-    func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
+    package func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
         let t = sceneTime(now)
         lastActivity = now
         for input in inputs { scene.apply(input, at: t) }
@@ -43,36 +48,39 @@ final class Room {
         return scene.takeEvents()
     }
 
-    func advance(now: Double) -> [SceneEvent] {
+    package func advance(now: Double) -> [SceneEvent] {
         scene.advance(to: sceneTime(now))
         changed()
         return scene.takeEvents()
     }
 
     /// The latest frame for `theme`, rendered now if anything changed since the last one.
-    /// `changed` is false when it looks exactly like the previous frame.
-    func frame(theme: Theme) -> (frame: EncodedFrame, changed: Bool) {
-        var cache = frames[theme.name] ?? CachedFrame()
-        if cache.renderedChange != changeCount || cache.frame == nil {
-            let encoded = cache.encoder.encode(scene.render(theme: theme), time: scene.time)
-            cache.changed = cache.frame == nil || encoded.changedLayers > 0
-            cache.frame = encoded
-            cache.renderedChange = changeCount
-            frames[theme.name] = cache
+    package func frame(theme: Theme) -> SharedFrame {
+        let i = cacheIndex(theme.name)
+        if frames[i].renderedChange != changeCount || frames[i].frame == nil {
+            let encoded = frames[i].encoder.encode(scene.render(theme: theme), time: scene.time)
+            // The one copy: into buffers with headroom, shared by every client of this theme.
+            frames[i].frame = SharedFrame(seq: encoded.seq,
+                                          full: SharedPayload(encoded.full, headroom: headroom),
+                                          delta: SharedPayload(encoded.delta, headroom: headroom),
+                                          changed: frames[i].frame == nil || encoded.changedLayers > 0)
+            frames[i].renderedChange = changeCount
         }
-        return (cache.frame!, cache.changed)
+        return frames[i].frame!
+    }
+
+    private func cacheIndex(_ themeName: String) -> Int {
+        if let i = frames.firstIndex(where: { $0.themeName == themeName }) { return i }
+        frames.append(CachedFrame(themeName: themeName))
+        return frames.count - 1
     }
 
     private func changed() {
         changeCount &+= 1
-        refreshSemantics()
-    }
-
-    private func refreshSemantics() {
         let now = scene.semantics
-        guard now != lastSemantics || semanticsJSON.isEmpty else { return }
+        guard now != lastSemantics else { return }
         lastSemantics = now
-        semanticsJSON = ServerMessage.semantics(now)
+        semantics = SharedPayload(text: ServerMessage.semantics(now), headroom: headroom)
         semanticsVersion += 1
     }
 }

@@ -4,12 +4,13 @@ import ScrollCore
 extension WebSocketServer {
     func handleMessage(_ client: ClientConnection, _ text: String) {
         let now = MonotonicClock.now()
-        guard client.limiter.allow(now: now) else {
-            client.droppedMessages += 1
-            if now - client.lastRateLimitNotice >= 1 {
-                client.lastRateLimitNotice = now
-                refuse(client, ProtocolError(.rateLimited, "more than \(Int(config.messagesPerSecond)) messages per second; input dropped"))
-            }
+        switch client.limiter.admit(now: now) {
+        case .accepted:
+            break
+        case .dropped:
+            return
+        case .droppedWithNotice:
+            refuse(client, ProtocolError(.rateLimited, "more than \(Int(config.messagesPerSecond)) messages per second; input dropped"))
             return
         }
         let message: ClientMessage

@@ -30,19 +30,13 @@ public final class WebSocketServer: @unchecked Sendable {
     var clients: [UInt64: ClientConnection] = [:]
     var rooms: [String: Room] = [:]
     private var nextClientID: UInt64 = 1
-    private var sendBuffer: UnsafeMutableRawPointer
-    private var sendCapacity = 64 * 1024
-    private let pre = rs_lws_pre()
 
     public init(config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard) throws {
         self.config = config
         self.logger = logger
         self.scenes = scenes
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
-        sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: pre + sendCapacity, alignment: 16)
     }
-
-    deinit { sendBuffer.deallocate() }
 
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
@@ -90,8 +84,11 @@ public final class WebSocketServer: @unchecked Sendable {
             let id = nextClientID
             nextClientID += 1
             rs_session_id(user).pointee = id
-            let client = ClientConnection(id: id, wsi: wsi, limiter: RateLimiter(
-                rate: config.messagesPerSecond, burst: 2 * config.messagesPerSecond, now: MonotonicClock.now()))
+            let client = ClientConnection(
+                id: id, wsi: wsi,
+                limiter: RateLimiter(rate: config.messagesPerSecond, burst: 2 * config.messagesPerSecond,
+                                     now: MonotonicClock.now()),
+                outbound: OutboundQueue(headroom: SharedPayload.lwsHeadroom, maxQueuedEvents: config.maxQueuedEvents))
             clients[id] = client
             if clients.count > config.maxClients {
                 refuse(client, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"), fatal: true)
@@ -119,7 +116,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func receive(_ client: ClientConnection, _ input: UnsafeMutableRawPointer?, _ len: Int) {
         // A connection being closed (fatal refusal) gets no further say in any room.
-        guard client.closeAfterFlush == nil else { return }
+        guard !client.outbound.isClosing else { return }
         if lws_is_first_fragment(client.wsi) != 0 {
             client.rx.removeAll(keepingCapacity: true)
             client.rxTooLarge = false
@@ -142,9 +139,9 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private func disconnect(_ client: ClientConnection) {
         clients[client.id] = nil
-        if client.droppedMessages + client.droppedErrors > 0 {
+        if client.limiter.dropped + client.outbound.droppedControl > 0 {
             logger.info("dropped input", metadata: ["client": "\(client.name)",
-                "messages": "\(client.droppedMessages)", "errors": "\(client.droppedErrors)"])
+                "messages": "\(client.limiter.dropped)", "errors": "\(client.outbound.droppedControl)"])
         }
         guard let room = client.room else { return }
         room.clients.removeAll { $0 == client.id }
@@ -155,56 +152,30 @@ public final class WebSocketServer: @unchecked Sendable {
         logger.debug("disconnected", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
     }
 
-    // MARK: output
+    // MARK: output (the policy is OutboundQueue; here only the lws calls)
 
-    /// Queues a control message (welcome, errors) for one client. A client that does not
-    /// read its errors loses the excess ones (counted), not its connection.
     func queue(_ text: String, to client: ClientConnection, always: Bool = false) {
-        guard always || client.control.count < ClientConnection.maxControl else {
-            client.droppedErrors += 1
-            return
-        }
-        client.control.append(text)
-        lws_callback_on_writable(client.wsi)
+        if client.outbound.enqueueControl(text, always: always) { lws_callback_on_writable(client.wsi) }
     }
 
     func queuePong(_ text: String, to client: ClientConnection) {
-        client.pong = text
-        lws_callback_on_writable(client.wsi)
+        if client.outbound.enqueuePong(text) { lws_callback_on_writable(client.wsi) }
     }
 
     func refuse(_ client: ClientConnection, _ error: ProtocolError, fatal: Bool = false) {
         logger.debug("refused", metadata: ["client": "\(client.name)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
-        if fatal {
-            guard client.closeAfterFlush == nil else { return }
-            // Fatal refusals always get through: they explain the close that follows.
-            queue(ServerMessage.error(error, fatal: true), to: client, always: true)
-            client.closeAfterFlush = (1008, error.code.rawValue)
-        } else {
-            queue(ServerMessage.error(error), to: client)
-        }
-    }
-
-    private func slowConsumer(_ client: ClientConnection) {
-        guard client.closeAfterFlush == nil else { return }
-        client.events.removeAll()
-        client.queuedEvents = 0
-        client.control = [ServerMessage.error(ProtocolError(.slowConsumer, "too many undelivered messages; reconnect"), fatal: true)]
-        client.closeAfterFlush = (1008, ProtocolError.Code.slowConsumer.rawValue)
-        lws_callback_on_writable(client.wsi)
+        let queued = fatal ? client.outbound.enqueueFatal(error)
+                           : client.outbound.enqueueControl(ServerMessage.error(error))
+        if queued { lws_callback_on_writable(client.wsi) }
     }
 
     /// Fans events out to the room's clients and asks each for a write (frame, semantics).
     func publish(_ events: [SceneEvent], in room: Room) {
         // Encoded once here, not per client: render once, send many.
-        let batch = events.isEmpty ? nil : (json: Array(ServerMessage.events(events).utf8), count: events.count)
+        let batch = events.isEmpty ? nil : EventBatch(events, headroom: SharedPayload.lwsHeadroom)
         for id in room.clients {
             guard let client = clients[id] else { continue }
-            if let batch, client.closeAfterFlush == nil {
-                client.events.append(batch)
-                client.queuedEvents += batch.count
-                if client.queuedEvents > config.maxQueuedEvents { slowConsumer(client) }
-            }
+            if let batch { client.outbound.enqueue(batch) }
             lws_callback_on_writable(client.wsi)
         }
         if room.scene.isAnimating { ensureTicking() }
@@ -212,65 +183,23 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// One message per writable callback; asks for another while anything is pending.
     private func flush(_ client: ClientConnection) -> Int32 {
-        if !client.control.isEmpty {
-            let text = client.control.removeFirst()
-            if write(client, Array(text.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
-        } else if let pong = client.pong, client.closeAfterFlush == nil {
-            client.pong = nil
-            if write(client, Array(pong.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
-        } else if let close = client.closeAfterFlush {
-            let reason = Array(close.reason.utf8)
-            reason.withUnsafeBufferPointer { buf in
-                lws_close_reason(client.wsi, lws_close_status(rawValue: UInt32(close.code)),
-                                 UnsafeMutablePointer(mutating: buf.baseAddress), buf.count)
+        switch client.outbound.next(from: client.room, theme: client.theme) {
+        case .write(let payload, let kind):
+            // The payload's own buffer, header in its headroom: shared buffers are never copied.
+            precondition(payload.headroom >= SharedPayload.lwsHeadroom, "lws would write before the buffer")
+            let n = lws_write(client.wsi, payload.bytes, payload.count, kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY)
+            if n < Int32(payload.count) {
+                logger.debug("write failed", metadata: ["client": "\(client.name)"])
+                return -1
             }
+        case .close(let code, let reason):
+            var reason = Array(reason.utf8)
+            lws_close_reason(client.wsi, lws_close_status(rawValue: UInt32(code)), &reason, reason.count)
             return -1
-        } else if let room = client.room {
-            if !client.events.isEmpty {
-                let batch = client.events.removeFirst()
-                client.queuedEvents -= batch.count
-                if write(client, batch.json, LWS_WRITE_TEXT) < 0 { return -1 }
-            } else if client.semanticsSent != room.semanticsVersion {
-                client.semanticsSent = room.semanticsVersion
-                if write(client, Array(room.semanticsJSON.utf8), LWS_WRITE_TEXT) < 0 { return -1 }
-            } else {
-                let (frame, changed) = room.frame(theme: client.theme)
-                if frame.seq != client.frameSeq {
-                    // Latest wins: a client that missed frames gets the full one.
-                    let continuous = client.frameSeq != 0 && client.frameSeq &+ 1 == frame.seq
-                    client.frameSeq = frame.seq
-                    if !continuous {
-                        if write(client, frame.full, LWS_WRITE_BINARY) < 0 { return -1 }
-                    } else if changed {
-                        if write(client, frame.delta, LWS_WRITE_BINARY) < 0 { return -1 }
-                    }
-                }
-            }
+        case .nothing:
+            break
         }
-        if hasPending(client) { lws_callback_on_writable(client.wsi) }
-        return 0
-    }
-
-    private func hasPending(_ client: ClientConnection) -> Bool {
-        if !client.control.isEmpty || client.pong != nil || client.closeAfterFlush != nil { return true }
-        guard let room = client.room else { return false }
-        return !client.events.isEmpty || client.semanticsSent != room.semanticsVersion
-            || room.frame(theme: client.theme).frame.seq != client.frameSeq
-    }
-
-    private func write(_ client: ClientConnection, _ bytes: [UInt8], _ kind: lws_write_protocol) -> Int32 {
-        if bytes.count > sendCapacity {
-            sendBuffer.deallocate()
-            sendCapacity = bytes.count * 2
-            sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: pre + sendCapacity, alignment: 16)
-        }
-        let payload = (sendBuffer + pre).assumingMemoryBound(to: UInt8.self)
-        bytes.withUnsafeBufferPointer { payload.update(from: $0.baseAddress!, count: bytes.count) }
-        let n = lws_write(client.wsi, payload, bytes.count, kind)
-        if n < Int32(bytes.count) {
-            logger.debug("write failed", metadata: ["client": "\(client.name)"])
-            return -1
-        }
+        if client.outbound.wantsWritable(room: client.room, theme: client.theme) { lws_callback_on_writable(client.wsi) }
         return 0
     }
 
@@ -290,6 +219,11 @@ public final class WebSocketServer: @unchecked Sendable {
             publish(room.advance(now: now), in: room)
         }
     }
+}
+
+extension SharedPayload {
+    /// LWS_PRE: what lws_write needs free in front of the bytes it is given.
+    package static let lwsHeadroom = Int(rs_lws_pre())
 }
 
 /// The context pointer, handed to the signal thread for `lws_cancel_service` only.

@@ -1,0 +1,131 @@
+import ScrollCore
+
+/// What a client's connection does at one writable moment.
+package enum OutboundAction {
+    case write(SharedPayload, MessageKind)
+    case close(code: UInt16, reason: String)
+    case nothing
+}
+
+package enum MessageKind: Equatable { case text, binary }
+
+/// One client's output policy (docs/PROTOCOL.md, "Order per connection" and "Errors"),
+/// free of sockets and clocks: the server feeds it and writes what `next` returns,
+/// one message per writable callback, asking for another while `wantsWritable`.
+package struct OutboundQueue {
+    package static let maxControl = 32
+
+    /// Room for lws's header in front of the payloads this queue makes itself.
+    let headroom: Int
+    let maxQueuedEvents: Int
+
+    /// Welcome and errors, in order; bounded unless `always`.
+    private var control: [SharedPayload] = []
+    /// Only the newest pong matters (round-trip measurement).
+    private var pong: SharedPayload?
+    /// Batches shared with the room's other clients.
+    private var events: [EventBatch] = []
+    package private(set) var queuedEvents = 0
+    private var semanticsSent = 0
+    /// Last frame sequence number sent or skipped as unchanged (0: none yet).
+    package private(set) var frameSeq: UInt32 = 0
+    /// Set by a fatal refusal: the connection closes once control is flushed.
+    private var closing: (code: UInt16, reason: String)?
+    package private(set) var droppedControl = 0
+    /// Bytes copied into payloads made for this client alone (control, pongs). Frames, events
+    /// and semantics are the room's buffers, written as they are, so they add nothing.
+    package private(set) var bytesCopied = 0
+
+    package init(headroom: Int, maxQueuedEvents: Int) {
+        self.headroom = headroom
+        self.maxQueuedEvents = maxQueuedEvents
+    }
+
+    package var isClosing: Bool { closing != nil }
+
+    // MARK: input; each returns whether the client now needs a writable callback
+
+    /// A client that does not read its errors loses the excess ones (counted), not its connection.
+    @discardableResult
+    package mutating func enqueueControl(_ text: String, always: Bool = false) -> Bool {
+        guard always || control.count < Self.maxControl else {
+            droppedControl += 1
+            return false
+        }
+        control.append(payload(text))
+        return true
+    }
+
+    /// The error gets through whatever is queued: it explains the close that follows.
+    @discardableResult
+    package mutating func enqueueFatal(_ error: ProtocolError) -> Bool {
+        guard closing == nil else { return false }
+        control.append(payload(ServerMessage.error(error, fatal: true)))
+        pong = nil
+        closing = (1008, error.code.rawValue)
+        return true
+    }
+
+    @discardableResult
+    package mutating func enqueuePong(_ text: String) -> Bool {
+        guard closing == nil else { return false }
+        pong = payload(text)
+        return true
+    }
+
+    /// Past `maxQueuedEvents` the client has stopped reading: everything queued goes,
+    /// and it is told why and closed.
+    @discardableResult
+    package mutating func enqueue(_ batch: EventBatch) -> Bool {
+        guard closing == nil else { return false }
+        events.append(batch)
+        queuedEvents += batch.count
+        guard queuedEvents > maxQueuedEvents else { return true }
+        control.removeAll()
+        events.removeAll()
+        queuedEvents = 0
+        return enqueueFatal(ProtocolError(.slowConsumer, "too many undelivered messages; reconnect"))
+    }
+
+    // MARK: output
+
+    /// The first of: control, pong, close, events, semantics, the latest frame.
+    /// Without a room only the first three exist.
+    package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
+        if !control.isEmpty { return .write(control.removeFirst(), .text) }
+        if let pong {
+            self.pong = nil
+            return .write(pong, .text)
+        }
+        if let closing { return .close(code: closing.code, reason: closing.reason) }
+        guard let room else { return .nothing }
+        if !events.isEmpty {
+            let batch = events.removeFirst()
+            queuedEvents -= batch.count
+            return .write(batch.payload, .text)
+        }
+        if semanticsSent != room.semanticsVersion {
+            semanticsSent = room.semanticsVersion
+            return .write(room.semantics, .text)
+        }
+        let frame = room.frame(theme: theme)
+        guard frame.seq != frameSeq else { return .nothing }
+        // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
+        let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
+        frameSeq = frame.seq
+        if !continuous { return .write(frame.full, .binary) }
+        return frame.changed ? .write(frame.delta, .binary) : .nothing
+    }
+
+    package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {
+        if !control.isEmpty || pong != nil || closing != nil { return true }
+        guard let room else { return false }
+        return !events.isEmpty || semanticsSent != room.semanticsVersion || room.frame(theme: theme).seq != frameSeq
+    }
+
+    private mutating func payload(_ text: String) -> SharedPayload {
+        let made = SharedPayload(text: text, headroom: headroom)
+        bytesCopied += made.count
+        return made
+    }
+}

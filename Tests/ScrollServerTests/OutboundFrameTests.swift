@@ -1,0 +1,79 @@
+import ScrollCore
+import Testing
+@testable import ScrollServer
+
+// docs/PROTOCOL.md, "Frames": a delta only to a client whose last frame was seq − 1; a frame
+// that changes nothing is not sent and counts as received; latest wins, never queued.
+
+@Suite("Send policy: semantics and frames")
+struct OutboundFrameTests {
+    /// A client that has had semantics and frame `seq`.
+    private func caughtUp(_ room: FakeRoom) -> OutboundQueue {
+        var q = makeQueue()
+        _ = drain(&q, room: room)
+        return q
+    }
+
+    @Test("semantics are sent again when, and only when, their version changes; the latest only")
+    func semanticsVersion() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        #expect(drain(&q, room: room) == ["semantics v1", "bin:full#1"])
+        #expect(drain(&q, room: room) == [])
+        room.changeSemantics()
+        #expect(drain(&q, room: room) == ["semantics v2"])
+        room.changeSemantics()
+        room.changeSemantics()
+        #expect(drain(&q, room: room) == ["semantics v4"])
+    }
+
+    @Test("the first frame is full, even one that changes nothing")
+    func firstFrameFull() {
+        let room = FakeRoom()
+        room.show(seq: 7, changed: false)
+        var q = makeQueue()
+        #expect(drain(&q, room: room) == ["semantics v1", "bin:full#7"])
+    }
+
+    @Test("a client whose last frame was seq − 1 gets the delta")
+    func continuousDeltas() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        room.show(seq: 2)
+        #expect(drain(&q, room: room) == ["bin:delta#2"])
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == ["bin:delta#3"])
+    }
+
+    @Test("a frame that changes nothing is not sent, but counts as received")
+    func unchangedSkipped() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        room.show(seq: 2, changed: false)
+        #expect(drain(&q, room: room) == ["nothing"])
+        #expect(q.frameSeq == 2)
+        #expect(!q.wantsWritable(room: room, theme: .light))
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == ["bin:delta#3"])
+    }
+
+    @Test("latest wins: a client that missed frames gets only the newest, in full, then deltas again")
+    func gapGetsFull() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        room.show(seq: 2)
+        room.show(seq: 3)
+        room.show(seq: 4, changed: false)
+        #expect(drain(&q, room: room) == ["bin:full#4"])
+        room.show(seq: 5)
+        #expect(drain(&q, room: room) == ["bin:delta#5"])
+    }
+
+    @Test("each client is sent its own theme's frame")
+    func theme() {
+        let room = FakeRoom(seq: 1)
+        room.show(seq: 3, theme: .dark)
+        var q = makeQueue()
+        #expect(drain(&q, room: room, theme: .dark) == ["semantics v1", "bin:full#3 dark"])
+    }
+}

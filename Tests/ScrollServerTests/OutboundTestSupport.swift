@@ -1,0 +1,78 @@
+import Foundation
+import ScrollCore
+import Testing
+@testable import ScrollServer
+
+/// Headroom the queues under test reserve (any value works; lws's is the server's business).
+let testHeadroom = 16
+
+extension SharedPayload {
+    var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
+}
+
+/// A room whose frames and semantics are labels, so a transcript reads "bin:full#3".
+final class FakeRoom: RoomFeed {
+    private(set) var semanticsVersion = 1
+    private(set) var semantics = SharedPayload(text: "semantics v1", headroom: testHeadroom)
+    private var frames: [String: SharedFrame] = [:]
+
+    init(seq: UInt32 = 1) { show(seq: seq) }
+
+    /// The room has rendered frame `seq` for `theme`; `changed: false` when it looks like `seq − 1`.
+    func show(seq: UInt32, changed: Bool = true, theme: Theme = .light) {
+        let label = theme == .light ? "" : " \(theme.name)"
+        frames[theme.name] = SharedFrame(seq: seq,
+                                         full: SharedPayload(text: "full#\(seq)\(label)", headroom: testHeadroom),
+                                         delta: SharedPayload(text: "delta#\(seq)\(label)", headroom: testHeadroom),
+                                         changed: changed)
+    }
+
+    func changeSemantics() {
+        semanticsVersion += 1
+        semantics = SharedPayload(text: "semantics v\(semanticsVersion)", headroom: testHeadroom)
+    }
+
+    func frame(theme: Theme) -> SharedFrame { frames[theme.name]! }
+}
+
+func batch(_ label: String, count: Int = 1) -> EventBatch {
+    EventBatch(payload: SharedPayload(text: "events \(label)", headroom: testHeadroom), count: count)
+}
+
+func makeQueue(maxQueuedEvents: Int = 1024) -> OutboundQueue {
+    OutboundQueue(headroom: testHeadroom, maxQueuedEvents: maxQueuedEvents)
+}
+
+/// One line per writable callback: text as sent (errors the queue made itself as
+/// "error <code>" or "fatal <code>", read from their JSON), binary as "bin:…".
+func describe(_ action: OutboundAction) -> String {
+    switch action {
+    case .nothing:
+        return "nothing"
+    case .close(let code, let reason):
+        return "close \(code) \(reason)"
+    case .write(let payload, .binary):
+        return "bin:" + payload.text
+    case .write(let payload, .text):
+        let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
+        guard let json, json["type"] as? String == "error", let code = json["code"] as? String else { return payload.text }
+        return (json["fatal"] as? Bool == true ? "fatal " : "error ") + code
+    }
+}
+
+/// What the client receives while the server keeps asking for writable callbacks (as it
+/// does while `wantsWritable`); stops at a close, where the connection ends.
+func drain(_ queue: inout OutboundQueue, room: FakeRoom?, theme: Theme = .light,
+           sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+    var sent: [String] = []
+    while queue.wantsWritable(room: room, theme: theme) {
+        guard sent.count < 2000 else {
+            Issue.record("still wants writable after 2000 callbacks", sourceLocation: sourceLocation)
+            break
+        }
+        let action = queue.next(from: room, theme: theme)
+        sent.append(describe(action))
+        if case .close = action { break }
+    }
+    return sent
+}
