@@ -31,8 +31,9 @@ extension WebSocketServer {
                 return
             }
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
-            let inputs = InputMapping.sceneInputs(message, client: client.name)
-            traces?.record(message, client: client.name, room: room.name, roomTime: room.sceneTime(now))
+            let named = message.naming(focus: room.scene.defaultFocus?.id)
+            let inputs = InputMapping.sceneInputs(named, client: client.name)
+            traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
             publish(room.apply(inputs, now: now), in: room)
         }
     }

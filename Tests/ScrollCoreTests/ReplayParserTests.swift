@@ -33,7 +33,7 @@ import Testing
             .key("ArrowLeft", t: 9),
             .key("Enter", t: 9, widget: "picker"),
         ])
-        #expect(entries[0].client == "a" && entries[0].pointer == 1 && entries[3].widget == "ruler")
+        #expect(entries[0].client == "a" && entries[0].pointer == 1 && entries[3].widget == nil)
     }
 
     @Test("bad JSON names its line")

@@ -34,7 +34,7 @@ extension ClientMessage: Decodable {
             case "wheel": self = .wheel(try Wheel(c))
             case "key":
                 self = .key(key: try c.required("key", FieldRules.keyName),
-                            widget: try c.required("widget", FieldRules.widgetID), t: try c.required("t", FieldRules.clientTime))
+                            widget: try c.optional("widget", FieldRules.widgetID), t: try c.required("t", FieldRules.clientTime))
             case "ping": self = .ping(t: try c.required("t", FieldRules.clientTime))
             default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
             }

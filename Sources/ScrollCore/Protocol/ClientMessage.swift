@@ -24,7 +24,8 @@ public enum ClientMessage: Sendable, Equatable {
     case hello(Hello)
     case pointer(Pointer)
     case wheel(Wheel)
-    case key(key: String, widget: String, t: Double)
+    /// `widget` nil: the scene's default focus (the server names it before recording).
+    case key(key: String, widget: String?, t: Double)
     case ping(t: Double)
 }
 
@@ -43,5 +44,14 @@ extension ClientMessage {
         (1...64).contains(room.utf8.count) && room.utf8.allSatisfy {
             ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
         }
+    }
+}
+
+extension ClientMessage {
+    /// The message with an absent widget replaced by `focus` (the scene's default focus), so
+    /// a recorded line says where its input went.
+    public func naming(focus: String?) -> ClientMessage {
+        guard case .key(let key, .none, let t) = self, let focus else { return self }
+        return .key(key: key, widget: focus, t: t)
     }
 }

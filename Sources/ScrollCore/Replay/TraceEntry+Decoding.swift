@@ -25,7 +25,7 @@ extension TraceEntry: Decodable {
             deltaMode = try c.optional("deltaMode", FieldRules.deltaMode) ?? 0
         case .key:
             key = try c.required("key", FieldRules.keyName, on: kind)
-            widget = try c.optional("widget", FieldRules.widgetID) ?? Self.defaultWidget
+            widget = try c.optional("widget", FieldRules.widgetID)
         }
     }
 }

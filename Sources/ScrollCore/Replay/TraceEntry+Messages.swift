@@ -50,7 +50,7 @@ extension TraceEntry {
             fields = [("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
                       ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t))]
         case .key:
-            fields = [("type", "key"), ("key", .string(key)), ("widget", .string(widget)), ("t", .number(t))]
+            fields = [("type", "key"), ("key", .string(key))] + (widget.map { [("widget", .string($0))] } ?? []) + [("t", .number(t))]
         }
         return JSONValue.object(fields).serialized
     }

@@ -2,8 +2,8 @@
 public enum SceneInput: Sendable, Equatable {
     case pointer(PointerInput)
     case wheel(WheelInput)
-    /// `widget` is the focused widget's id (keys go nowhere without focus).
-    case key(String, widget: String)
+    /// `widget` is the focused widget's id; nil: the scene's default focus.
+    case key(String, widget: String?)
     /// A client left: its pointers are cancelled.
     case leave(client: String)
 }
@@ -27,6 +27,12 @@ public final class Scene {
 
     public func widget(_ id: String) -> Widget? { widgets.first { $0.id == id } }
 
+    /// Where keys go when no widget is named: the first widget that handles keys.
+    public var defaultFocus: Widget? { widgets.first { !$0.keys.isEmpty } }
+
+    /// The widget named `id`, or the default focus when there is no id.
+    public func focus(_ id: String?) -> Widget? { id.map(widget) ?? defaultFocus }
+
     /// Moves the clock forward (never back) and lets animations run.
     public func advance(to t: Double) {
         guard t > time else { return }
@@ -44,7 +50,7 @@ public final class Scene {
                 target.wheel(w, at: time, events: &pendingEvents)
             }
         case .key(let key, let id):
-            _ = widget(id)?.key(key, at: time, events: &pendingEvents)
+            _ = focus(id)?.key(key, at: time, events: &pendingEvents)
         case .leave(let client):
             // Sorted: dictionary order varies between runs, event order must not.
             let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }

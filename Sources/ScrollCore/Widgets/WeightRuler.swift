@@ -5,6 +5,11 @@ public final class WeightRuler: Widget {
     public let frame: Rect
     /// Value changes while moving are reported at most this often (scene time, s).
     public static let reportInterval = 0.016
+    /// Each key and the ticks it moves (docs/PROTOCOL.md, `key`): `keys` and `key(_:)` both
+    /// read this table, so they cannot disagree.
+    public static let keySteps: [(key: String, ticks: Int)] = [
+        ("ArrowLeft", -1), ("ArrowDown", -1), ("ArrowRight", 1), ("ArrowUp", 1), ("PageDown", -10), ("PageUp", 10),
+    ]
 
     private var axis: ScrollAxis
     private var offset: Double
@@ -66,23 +71,20 @@ public final class WeightRuler: Widget {
 
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
         guard activePointer == nil else { return }
-        // A vertical wheel turns the ruler too: down = heavier, like dragging left.
-        let delta = abs(input.dx) >= abs(input.dy) ? input.dx : input.dy
+        // A page is the ruler's width (one screenful of ticks) on either axis: a vertical
+        // wheel turns the ruler too, down = heavier, like dragging left.
+        let (dx, dy) = input.points(page: frame.width)
+        let delta = abs(dx) >= abs(dy) ? dx : dy
         axis.scroll(by: delta, time: time)
         finalPending = true
         settleStart = time
         update(time: time, events: &events)
     }
 
+    public var keys: [String] { Self.keySteps.map(\.key) }
+
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
-        let ticks: Int
-        switch key {
-        case "ArrowRight", "ArrowUp": ticks = 1
-        case "ArrowLeft", "ArrowDown": ticks = -1
-        case "PageUp": ticks = 10
-        case "PageDown": ticks = -10
-        default: return false
-        }
+        guard let ticks = Self.keySteps.first(where: { $0.key == key })?.ticks else { return false }
         guard activePointer == nil else { return true }
         let here = Double(RulerScale.tick(containing: axis.offset(at: time))) * RulerScale.tickSpacing
         axis.animate(to: here + Double(ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)

@@ -19,11 +19,32 @@ public struct PointerInput: Sendable, Equatable {
     }
 }
 
-/// Wheel deltas in scene points (the page converts line/page modes).
+/// The unit of wheel deltas, as DOM `WheelEvent.deltaMode` numbers them.
+public enum WheelUnit: Int, Sendable, CaseIterable {
+    case points = 0, lines = 1, pages = 2
+}
+
+/// Wheel deltas as the page sent them, in `unit`. How long a page is depends on the widget
+/// under the wheel, so the widget converts (`points(page:)`).
 public struct WheelInput: Sendable, Equatable {
+    public static let lineHeight = 16.0
+
     public var position: Point
     public var dx: Double, dy: Double
-    public init(position: Point, dx: Double, dy: Double) { self.position = position; self.dx = dx; self.dy = dy }
+    public var unit: WheelUnit
+    public init(position: Point, dx: Double, dy: Double, unit: WheelUnit = .points) {
+        self.position = position; self.dx = dx; self.dy = dy; self.unit = unit
+    }
+
+    /// The deltas in points, for a widget whose page is `page` points long.
+    public func points(page: Double) -> (dx: Double, dy: Double) {
+        let size = switch unit {
+        case .points: 1.0
+        case .lines: Self.lineHeight
+        case .pages: page
+        }
+        return (dx * size, dy * size)
+    }
 }
 
 /// Something a widget reports, stamped with scene time.
@@ -69,6 +90,8 @@ public protocol Widget: AnyObject {
     /// Returns false to decline a pointer down (then it is not captured).
     func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent])
+    /// The DOM key names `key(_:)` handles; the page prevents their default action.
+    var keys: [String] { get }
     /// Returns false when the key means nothing to this widget.
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool
     func advance(to time: Double, events: inout [SceneEvent])
@@ -77,5 +100,6 @@ public protocol Widget: AnyObject {
 
 public extension Widget {
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
+    var keys: [String] { [] }
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
 }
