@@ -4,6 +4,8 @@ public enum SceneInput: Sendable, Equatable {
     case wheel(WheelInput)
     /// `widget` is the focused widget's id; nil: the scene's default focus.
     case key(String, widget: String?)
+    /// Checked with `check(_:)` first; an action it refuses changes nothing.
+    case action(ActionInput)
     /// A client left: its pointers are cancelled.
     case leave(client: String)
 }
@@ -51,6 +53,12 @@ public final class Scene {
             }
         case .key(let key, let id):
             _ = focus(id)?.key(key, at: time, events: &pendingEvents)
+        case .action(let action):
+            do {
+                try check(action).perform(action, at: time, events: &pendingEvents)
+            } catch {
+                // Refused: nothing changed. Whoever sent it learns why from `check`.
+            }
         case .leave(let client):
             // Sorted: dictionary order varies between runs, event order must not.
             let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }

@@ -94,6 +94,13 @@ public protocol Widget: AnyObject {
     var keys: [String] { get }
     /// Returns false when the key means nothing to this widget.
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool
+    /// The names of the actions `perform` understands.
+    var actions: [String] { get }
+    /// Refuses `action` (one of `actions`) when its arguments will not do, changing nothing:
+    /// the server asks before it records an action, the scene before it performs one.
+    func check(_ action: ActionInput) throws(ActionError)
+    /// Performs an action that passed `check`.
+    func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError)
     func advance(to time: Double, events: inout [SceneEvent])
     func render(into list: inout DisplayList, theme: Theme)
 }
@@ -102,4 +109,7 @@ public extension Widget {
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
     var keys: [String] { [] }
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
+    var actions: [String] { [] }
+    func check(_ action: ActionInput) throws(ActionError) {}
+    func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
 }
