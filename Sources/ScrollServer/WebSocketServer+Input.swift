@@ -33,6 +33,13 @@ extension WebSocketServer {
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
             let named = message.naming(focus: room.scene.defaultFocus?.id)
             let inputs = InputMapping.sceneInputs(named, client: client.name)
+            // Refused before it is recorded: a trace holds only what the room applied.
+            for case .action(let action) in inputs {
+                do { try room.scene.check(action) } catch {
+                    refuse(client, ProtocolError(.badAction, error.message))
+                    return
+                }
+            }
             traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
             publish(room.apply(inputs, now: now), in: room)
         }

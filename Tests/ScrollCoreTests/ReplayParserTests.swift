@@ -148,7 +148,7 @@ import Testing
     @Test("unknown type, missing type, bad time, key without key")
     func other() {
         #expect(error("{\"t\": 0, \"type\": \"tap\", \"x\": 1, \"y\": 1}")?.message
-            == "\"type\" must be one of down, move, up, cancel, wheel, key, not \"tap\"")
+            == "\"type\" must be one of down, move, up, cancel, wheel, key, action, not \"tap\"")
         #expect(error("{\"t\": 0, \"x\": 1, \"y\": 1}")?.message == "\"type\" is required")
         #expect(error("{\"type\": \"down\", \"x\": 1, \"y\": 1}")?.message == "\"t\" is required")
         #expect(error("{\"t\": -1, \"type\": \"down\", \"x\": 1, \"y\": 1}")?.message == "\"t\" must be a finite number of milliseconds within 0…100000000000")
@@ -163,7 +163,7 @@ import Testing
 
     @Test("every golden trace parses")
     func goldenTracesParse() throws {
-        for name in ["slow-drag.jsonl", "fling.jsonl", "fling-caught.jsonl", "wrap.jsonl"] {
+        for name in ["slow-drag.jsonl", "fling.jsonl", "fling-caught.jsonl", "wrap.jsonl", "action.jsonl"] {
             #expect(try !TraceFiles.entries(name).isEmpty)
         }
     }

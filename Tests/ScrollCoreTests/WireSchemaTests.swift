@@ -10,6 +10,7 @@ import Testing
         "wheel": #""x":1,"y":2,"dx":0,"dy":3,"t":5"#,
         "key": #""key":"ArrowLeft","widget":"ruler","t":5"#,
         "ping": #""t":5"#,
+        "action": #""widget":"ruler","action":"setValue","args":{"value":80.3},"t":5"#,
     ]
 
     /// `type`'s valid message with `field` replaced by `value` (or removed when nil).
@@ -32,7 +33,7 @@ import Testing
     @Test("every required field, missing, is named", arguments: [
         ("hello", "protocol"), ("pointer", "phase"), ("pointer", "id"), ("pointer", "x"), ("pointer", "y"),
         ("pointer", "t"), ("wheel", "x"), ("wheel", "y"), ("wheel", "dx"), ("wheel", "dy"), ("wheel", "t"),
-        ("key", "key"), ("key", "t"), ("ping", "t"),
+        ("key", "key"), ("key", "t"), ("ping", "t"), ("action", "action"), ("action", "t"),
     ])
     func missing(type: String, field: String) throws {
         let e = try #require(refusal(Self.message(type, field, nil)))
@@ -44,7 +45,7 @@ import Testing
         ("hello", "protocol", "-1"), ("pointer", "id", "1.5"), ("pointer", "x", "1e7"), ("pointer", "y", "-1000001"),
         ("pointer", "t", "-0.5"), ("wheel", "x", "2e6"), ("wheel", "y", "1e300"), ("wheel", "dx", "100001"),
         ("wheel", "dy", "-1e5-1"), ("wheel", "deltaMode", "3"), ("wheel", "t", "-1"), ("key", "t", "-1"),
-        ("ping", "t", "-3"),
+        ("ping", "t", "-3"), ("action", "t", "-1"),
     ])
     func numbers(type: String, field: String, outOfRange: String) throws {
         for value in ["true", "false", #""5""#, outOfRange, "[1]", "{}"] {
@@ -125,5 +126,80 @@ import Testing
         let wire = try #require(refusal(Self.message("pointer", "x", "2e6"))).message
         let trace = try #require(traceError(#"{"t":1,"type":"down","x":2e6,"y":1}"#))
         #expect(wire.replacingOccurrences(of: "pointer.x", with: "\"x\"") == trace)
+    }
+}
+
+/// docs/PROTOCOL.md: `hello.scene` and the `action` message.
+@Suite struct WireActionSchemaTests {
+    func refusal(_ text: String) -> ProtocolError? {
+        if case .failure(let e) = ClientMessage.parse(text) { return e }
+        return nil
+    }
+
+    @Test("hello.scene: optional, 1–64 of A–Z a–z 0–9 _ -; absent means the default scene")
+    func helloScene() throws {
+        guard case .hello(let plain) = try ClientMessage.parse(#"{"type":"hello","protocol":2}"#).get() else { return }
+        #expect(plain.scene == nil)
+        guard case .hello(let named) = try ClientMessage.parse(#"{"type":"hello","protocol":2,"scene":"tick_picker-2"}"#).get()
+        else { Issue.record("not a hello"); return }
+        #expect(named.scene == "tick_picker-2")
+        let long = String(repeating: "s", count: 65)
+        for bad in [#""""#, #""a b""#, #""ruler/1""#, "\"\(long)\"", "7", "true", #"["demo"]"#] {
+            let e = refusal(#"{"type":"hello","protocol":2,"scene":\#(bad)}"#)
+            #expect(e?.code == .badMessage, "\(bad)")
+            #expect(e?.message.hasPrefix("hello.scene must be 1–64 characters of A–Z, a–z, 0–9, _ or -") == true, "\(e?.message ?? "accepted")")
+        }
+        #expect(refusal(#"{"type":"hello","protocol":2,"scene":"\#(String(repeating: "s", count: 64))"}"#) == nil)
+    }
+
+    @Test("action: widget, action, args and t as documented; widget and args optional")
+    func happyPath() throws {
+        let m = try ClientMessage.parse(
+            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3,"note":["a",{"b":null}]},"t":12.5,"extra":1}"#).get()
+        #expect(m == .action(.init(widget: "ruler", action: "setValue",
+                                   args: ["value": 80.3, "note": .array(["a", .object([("b", .null)])])], t: 12.5)))
+        let bare = try ClientMessage.parse(#"{"type":"action","action":"setValue","t":0}"#).get()
+        #expect(bare == .action(.init(widget: nil, action: "setValue", args: [:], t: 0)))
+        // Booleans stay booleans inside args: the widget's own rule refuses them as numbers.
+        let flag = try ClientMessage.parse(#"{"type":"action","action":"x","args":{"v":true,"n":1},"t":0}"#).get()
+        #expect(flag == .action(.init(widget: nil, action: "x", args: ["v": true, "n": 1], t: 0)))
+    }
+
+    @Test("each malformed action is refused as bad_message naming the field", arguments: [
+        (#"{"type":"action","widget":"ruler","t":1}"#, "action.action is required"),
+        (#"{"type":"action","action":7,"t":1}"#, "action.action must be a string of 1–64 characters"),
+        (#"{"type":"action","action":"","t":1}"#, #"action.action must be a string of 1–64 characters, not """#),
+        (#"{"type":"action","widget":"","action":"a","t":1}"#, #"action.widget must be a string of 1–64 characters, not """#),
+        (#"{"type":"action","widget":false,"action":"a","t":1}"#, "action.widget must be a string of 1–64 characters"),
+        (#"{"type":"action","action":"a","t":true}"#, "action.t must be a finite number of milliseconds ≥ 0"),
+        (#"{"type":"action","action":"a"}"#, "action.t is required"),
+        (#"{"type":"action","action":"a","args":[1],"t":1}"#, "action.args must be an object"),
+        (#"{"type":"action","action":"a","args":"value=1","t":1}"#, "action.args must be an object"),
+        (#"{"type":"action","action":"a","args":{"":1},"t":1}"#, "action.args must be an object"),
+        (#"{"type":"action","action":"a","args":{"v":[[[[1]]]]},"t":1}"#, "action.args must be an object"),
+    ])
+    func malformed(text: String, message: String) throws {
+        let e = try #require(refusal(text))
+        #expect(e.code == .badMessage)
+        #expect(e.message.hasPrefix(message), "\(e.message)")
+    }
+
+    @Test("args are bounded: at most 16 arguments, nested at most 4 deep (counting args itself)")
+    func argsBounds() {
+        func action(_ args: String) -> String { #"{"type":"action","action":"a","args":\#(args),"t":1}"# }
+        let sixteen = "{" + (1...16).map { "\"a\($0)\":\($0)" }.joined(separator: ",") + "}"
+        let seventeen = "{" + (1...17).map { "\"a\($0)\":\($0)" }.joined(separator: ",") + "}"
+        #expect(refusal(action(sixteen)) == nil)
+        #expect(refusal(action(seventeen))?.message.hasPrefix("action.args must be an object of at most 16 arguments") == true)
+        #expect(refusal(action(#"{"v":[[[1]]]}"#)) == nil)
+        #expect(refusal(action(#"{"v":{"w":{"x":[1]}}}"#)) == nil)
+        #expect(refusal(action(#"{"v":{"w":{"x":[[1]]}}}"#))?.code == .badMessage)
+    }
+
+    @Test("an action message maps to the scene's action input")
+    func mapping() throws {
+        let m = try ClientMessage.parse(#"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"t":5}"#).get()
+        #expect(InputMapping.sceneInputs(m, client: "a")
+            == [.action(ActionInput(widget: "ruler", name: "setValue", args: ["value": 80.3]))])
     }
 }

@@ -35,6 +35,7 @@ extension ClientMessage: Decodable {
             case "key":
                 self = .key(key: try c.required("key", FieldRules.keyName),
                             widget: try c.optional("widget", FieldRules.widgetID), t: try c.required("t", FieldRules.clientTime))
+            case "action": self = .action(try Action(c))
             case "ping": self = .ping(t: try c.required("t", FieldRules.clientTime))
             default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
             }
@@ -50,6 +51,16 @@ extension ClientMessage.Hello {
         room = try c.optional("room", FieldRule.identifier) ?? ClientMessageLimits.defaultRoom
         theme = try c.optional("theme", FieldRule.oneOf(Theme.all.map { ($0.name, $0.name) })) ?? Theme.light.name
         reducedMotion = try c.optional("reducedMotion", FieldRule.bool) ?? false
+        scene = try c.optional("scene", FieldRule.identifier)
+    }
+}
+
+extension ClientMessage.Action {
+    init(_ c: FieldContainer) throws(FieldError) {
+        widget = try c.optional("widget", FieldRules.widgetID)
+        action = try c.required("action", FieldRules.actionName)
+        args = try c.optional("args", FieldRules.actionArgs) ?? [:]
+        t = try c.required("t", FieldRules.clientTime)
     }
 }
 

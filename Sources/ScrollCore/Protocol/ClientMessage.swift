@@ -6,6 +6,11 @@ public enum ClientMessage: Sendable, Equatable {
         public var room: String
         public var theme: String
         public var reducedMotion: Bool
+        /// The scene a new room is made with; nil: the default scene.
+        public var scene: String?
+        public init(version: Int, room: String, theme: String, reducedMotion: Bool, scene: String? = nil) {
+            self.version = version; self.room = room; self.theme = theme; self.reducedMotion = reducedMotion; self.scene = scene
+        }
     }
     public struct Sample: Sendable, Equatable {
         public var x: Double, y: Double, t: Double
@@ -20,12 +25,23 @@ public enum ClientMessage: Sendable, Equatable {
     public struct Wheel: Sendable, Equatable {
         public var x: Double, y: Double, dx: Double, dy: Double, deltaMode: Int, t: Double
     }
+    /// A widget driven by name; `widget` nil: the scene's default focus.
+    public struct Action: Sendable, Equatable {
+        public var widget: String?
+        public var action: String
+        public var args: [String: JSONValue]
+        public var t: Double
+        public init(widget: String?, action: String, args: [String: JSONValue] = [:], t: Double) {
+            self.widget = widget; self.action = action; self.args = args; self.t = t
+        }
+    }
 
     case hello(Hello)
     case pointer(Pointer)
     case wheel(Wheel)
     /// `widget` nil: the scene's default focus (the server names it before recording).
     case key(key: String, widget: String?, t: Double)
+    case action(Action)
     case ping(t: Double)
 }
 
@@ -37,6 +53,9 @@ public enum ClientMessageLimits {
     public static let maxDelta = 100_000.0
     public static let roomPattern = "1–64 characters of A–Z, a–z, 0–9, _ or -"
     public static let defaultRoom = "lobby"
+    /// An action's `args`: a few small values, not a payload.
+    public static let maxArgs = 16
+    public static let maxArgsDepth = 4
 }
 
 extension ClientMessage {
@@ -51,7 +70,12 @@ extension ClientMessage {
     /// The message with an absent widget replaced by `focus` (the scene's default focus), so
     /// a recorded line says where its input went.
     public func naming(focus: String?) -> ClientMessage {
-        guard case .key(let key, .none, let t) = self, let focus else { return self }
-        return .key(key: key, widget: focus, t: t)
+        switch self {
+        case .key(let key, .none, let t): return .key(key: key, widget: focus, t: t)
+        case .action(var a) where a.widget == nil:
+            a.widget = focus
+            return .action(a)
+        default: return self
+        }
     }
 }

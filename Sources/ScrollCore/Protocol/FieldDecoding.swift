@@ -17,7 +17,8 @@ public struct FieldError: Error, Sendable, Equatable {
     /// "<name> is required" or "<name> must be …".
     public func message(naming name: String) -> String {
         switch problem {
-        case .missing(let on): return "\(name) is required" + (on.map { " on a \($0) line" } ?? "")
+        case .missing(let on):
+            return "\(name) is required" + (on.map { " on \("aeiou".contains($0.prefix(1)) ? "an" : "a") \($0) line" } ?? "")
         case .invalid(let expectation): return "\(name) must be \(expectation)"
         }
     }

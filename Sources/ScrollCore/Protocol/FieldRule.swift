@@ -55,6 +55,13 @@ extension Array: FieldRaw where Element: FieldRaw {
     }
 }
 
+extension Dictionary: FieldRaw where Key == String, Value == JSONValue {
+    public init?(json: JSONValue) {
+        guard case .object(let fields) = json else { return nil }
+        self = Dictionary(fields, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 extension JSONValue: FieldRaw {
     public init?(json: JSONValue) { self = json }
 }

@@ -13,6 +13,14 @@ public enum FieldRules {
     /// A DOM `KeyboardEvent.key`.
     public static let keyName = FieldRule<String, String>.string(length: 1...32)
     public static let widgetID = FieldRule<String, String>.string(length: 1...64)
+    public static let actionName = FieldRule<String, String>.string(length: 1...64)
+    public static let actionArgs = FieldRule<[String: JSONValue], [String: JSONValue]>(
+        "an object of at most \(ClientMessageLimits.maxArgs) arguments, named by 1–64 characters, "
+            + "nested at most \(ClientMessageLimits.maxArgsDepth) deep"
+    ) { args in
+        args.count <= ClientMessageLimits.maxArgs && args.allSatisfy { (1...64).contains($0.key.count) }
+            && args.values.allSatisfy { $0.depth < ClientMessageLimits.maxArgsDepth } ? args : nil
+    }
     public static let text = FieldRule<String, String>("a string") { $0 }
 
     /// The raw `coalesced` list; each item is then checked with `sample`.

@@ -16,6 +16,8 @@ public enum InputMapping {
             return [.wheel(WheelInput(position: Point(x: w.x, y: w.y), dx: w.dx, dy: w.dy, unit: unit))]
         case .key(let key, let widget, _):
             return [.key(key, widget: widget)]
+        case .action(let a):
+            return [.action(ActionInput(widget: a.widget, name: a.action, args: a.args))]
         case .hello, .ping:
             return []
         }

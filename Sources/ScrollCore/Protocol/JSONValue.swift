@@ -19,6 +19,20 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// How many arrays and objects deep it goes: 0 for a number, 1 for `[1]`.
+    public var depth: Int {
+        switch self {
+        case .array(let items): 1 + (items.map(\.depth).max() ?? 0)
+        case .object(let fields): 1 + (fields.map(\.1.depth).max() ?? 0)
+        default: 0
+        }
+    }
+
+    /// An object with its keys sorted, so output does not depend on dictionary order.
+    public static func sorted(_ fields: [String: JSONValue]) -> JSONValue {
+        .object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
     public var serialized: String {
         var out = ""
         write(to: &out)
@@ -99,7 +113,7 @@ extension JSONValue: Decodable {
         } else if let items = try? c.decode([JSONValue].self) {
             self = .array(items)
         } else {
-            self = .object(try c.decode([String: JSONValue].self).sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            self = .sorted(try c.decode([String: JSONValue].self))
         }
     }
 }

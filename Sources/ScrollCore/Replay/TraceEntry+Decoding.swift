@@ -26,6 +26,10 @@ extension TraceEntry: Decodable {
         case .key:
             key = try c.required("key", FieldRules.keyName, on: kind)
             widget = try c.optional("widget", FieldRules.widgetID)
+        case .action:
+            widget = try c.optional("widget", FieldRules.widgetID)
+            action = try c.required("action", FieldRules.actionName, on: kind)
+            args = try c.optional("args", FieldRules.actionArgs) ?? [:]
         }
     }
 }

@@ -25,7 +25,14 @@ public final class Scene {
     }
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
-    public var semantics: [Semantics] { widgets.map(\.semantics) }
+    public var semantics: [Semantics] {
+        widgets.map { w in
+            var s = w.semantics
+            s.keys = w.keys
+            s.actions = w.actions
+            return s
+        }
+    }
 
     public func widget(_ id: String) -> Widget? { widgets.first { $0.id == id } }
 

@@ -71,10 +71,16 @@ public struct Semantics: Sendable, Equatable {
     public var valueMin: Double?
     public var valueMax: Double?
     public var valueText: String?
+    /// The DOM keys and the actions the widget handles (the scene fills them in from
+    /// `Widget.keys` and `Widget.actions`); the page prevents default only for these keys.
+    public var keys: [String]
+    public var actions: [String]
     public init(id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
-                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil) {
+                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
+                keys: [String] = [], actions: [String] = []) {
         self.id = id; self.role = role; self.label = label; self.frame = frame
         self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
+        self.keys = keys; self.actions = actions
     }
 }
 
