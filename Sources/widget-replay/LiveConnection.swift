@@ -7,8 +7,10 @@ final class LiveConnection {
     let client: String
     private let url: String
     private let socket: WebSocketClient
-    /// Set when a final value event for the ruler arrives (the caller resets it).
+    /// Set when a final value event arrives, from any widget (the caller resets it).
     var finalSeen = false
+    /// The scene's size, from the welcome.
+    private(set) var sceneSize = Size(width: 0, height: 0)
     private(set) var semantics: [Semantics]?
     private var layerOrder: [UInt16] = []
     private var layerBytes: [UInt16: [UInt8]] = [:]
@@ -51,7 +53,12 @@ final class LiveConnection {
         let deadline = ContinuousClock.now + .seconds(5)
         while ContinuousClock.now < deadline {
             guard let message = try receive(timeout: 0.1) else { continue }
-            if case .text(let text) = message, Self.object(text)?["type"] as? String == "welcome" { return }
+            if case .text(let text) = message, let welcome = Self.object(text), welcome["type"] as? String == "welcome" {
+                let size = welcome["scene"] as? [String: Any]
+                sceneSize = Size(width: (size?["width"] as? NSNumber)?.doubleValue ?? 0,
+                                 height: (size?["height"] as? NSNumber)?.doubleValue ?? 0)
+                return
+            }
             handle(message)
         }
         throw Failure.io("\(url): no welcome from the server within 5 s")
@@ -78,8 +85,7 @@ final class LiveConnection {
             switch object["type"] as? String {
             case "events":
                 for case let event as [String: Any] in object["events"] as? [Any] ?? []
-                where event["widget"] as? String == "ruler" && event["type"] as? String == "value"
-                    && event["final"] as? Bool == true {
+                where event["type"] as? String == "value" && event["final"] as? Bool == true {
                     finalSeen = true
                 }
             case "semantics":

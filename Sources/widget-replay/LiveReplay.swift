@@ -9,7 +9,7 @@ struct LiveReplay {
     let url: String
     let room: String
     let theme: Theme
-    /// How long to wait for the ruler's final value after the last input.
+    /// How long to wait for a final value after the last input.
     var settleTimeout = 5.0
 
     struct Outcome {
@@ -17,11 +17,12 @@ struct LiveReplay {
         var widgets: JSONValue
         /// The latest frame's layers (first connection), for `--svg`.
         var layers: [(id: UInt16, ops: [UInt8])]
+        var size: Size
 
         func svg() throws -> String {
             do {
                 return SVGRenderer.render(ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
-                                          ids: layers.map(\.id), size: DemoScene.size)
+                                          ids: layers.map(\.id), size: size)
             } catch {
                 throw Failure.io("the server's last frame does not decode: \(error)")
             }
@@ -48,14 +49,15 @@ struct LiveReplay {
             try pump(connections, until: min(deadline, .now + .milliseconds(20)))
         }
         if !connections.allSatisfy(\.finalSeen) {
-            warn("no final value event for the ruler within \(JSONValue.number(settleTimeout).serialized) s; printing the latest values")
+            warn("no final value event within \(JSONValue.number(settleTimeout).serialized) s; printing the latest values")
         }
         // The semantics message follows the events of the same change.
         try pump(connections, until: .now + .milliseconds(200))
         guard let semantics = connections[0].semantics else {
             throw Failure.io("\(url): no semantics message received")
         }
-        return Outcome(widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers)
+        return Outcome(widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers,
+                       size: connections[0].sceneSize)
     }
 
     /// Reads everything that arrives until `instant`.
