@@ -22,9 +22,7 @@ import WebSocketClient
     func joinRoom() throws {
         let server = try ServerProcess()
         let c = try WireClient(server)
-        let semantics = try c.waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let widgets = try #require(semantics["widgets"] as? [[String: Any]])
-        let ruler = try #require(widgets.first { $0["id"] as? String == "ruler" })
+        let ruler = try #require(try c.nextSemantics()["ruler"])
         #expect(ruler["role"] as? String == "slider")
         #expect(ruler["valueNow"] as? Double == 72.5)
         let frame = try DecodedFrame(try c.waitForBinary())
@@ -186,8 +184,7 @@ import WebSocketClient
         c?.socket.close()
         var again: WireClient?
         while again == nil && Date() < deadline + 5 { again = try? WireClient(server, room: "a") } // evicts "c"
-        let s = try #require(again).waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let ruler = (s["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == "ruler" }
+        let ruler = try #require(again).nextSemantics()["ruler"]
         #expect(ruler?["valueNow"] as? Double == 72.5, "an evicted room starts afresh")
         try b.drag(from: 300, by: -10)
         #expect(try b.finalValue() == 72.6, "the occupied room b was kept")
@@ -226,14 +223,13 @@ import WebSocketClient
     func semanticsKeysAndActions() throws {
         let server = try ServerProcess()
         let c = try WireClient(server)
-        let s = try c.waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let widgets = try #require(s["widgets"] as? [[String: Any]])
-        let ruler = try #require(widgets.first { $0["id"] as? String == "ruler" })
+        let widgets = try c.nextSemantics()
+        let ruler = try #require(widgets["ruler"])
         // docs/PROTOCOL.md, key: ←/↓, →/↑, PageDown, PageUp; "Widget actions": setValue.
         #expect(Set(try #require(ruler["keys"] as? [String]))
             == ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp"])
         #expect(ruler["actions"] as? [String] == ["setValue"])
-        let readout = try #require(widgets.first { $0["id"] as? String == "readout" })
+        let readout = try #require(widgets["readout"])
         #expect((readout["keys"] as? [String])?.isEmpty == true)
         #expect((readout["actions"] as? [String])?.isEmpty == true)
     }
