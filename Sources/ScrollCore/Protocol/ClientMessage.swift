@@ -59,14 +59,8 @@ public enum ClientMessageLimits {
 }
 
 extension ClientMessage {
-    public static func isValidRoom(_ room: String) -> Bool {
-        (1...64).contains(room.utf8.count) && room.utf8.allSatisfy {
-            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
-        }
-    }
-}
+    public static func isValidRoom(_ room: String) -> Bool { FieldRule.identifier.validate(room) != nil }
 
-extension ClientMessage {
     /// The message with an absent widget replaced by `focus` (the scene's default focus), so
     /// a recorded line says where its input went.
     public func naming(focus: String?) -> ClientMessage {

@@ -102,7 +102,11 @@ extension FieldRule where Raw == String, Value == String {
 
     /// Room and scene names: safe in file names and URLs.
     public static var identifier: Self {
-        Self(ClientMessageLimits.roomPattern) { ClientMessage.isValidRoom($0) ? $0 : nil }
+        Self(ClientMessageLimits.roomPattern) { name in
+            (1...64).contains(name.utf8.count) && name.utf8.allSatisfy {
+                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
+            } ? name : nil
+        }
     }
 }
 

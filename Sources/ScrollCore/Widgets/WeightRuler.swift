@@ -12,7 +12,8 @@ public final class WeightRuler: Widget {
     ]
     /// `setValue`'s value: any value the labels name, 8.5 … 999.4 kg, and past 999.4 the
     /// wrap onto 8.5 … 8.9 (WIDGETS.md §1), so 999.5 … 999.9 land there.
-    public static let settableValue = FieldRule<Double, Double>.number(in: 8.5...999.9)
+    public static let settableValue = FieldRule<Double, Double>.number(
+        in: Double(RulerScale.firstTick) / 10...Double(RulerScale.maxLabel * 10 + 9) / 10)
 
     private var axis: ScrollAxis
     private var offset: Double
