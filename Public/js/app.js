@@ -5,7 +5,7 @@ import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 const params = new URLSearchParams(location.search);
 const stage = document.getElementById("stage");
@@ -17,16 +17,18 @@ const announcer = document.getElementById("announcer");
 const root = document.documentElement;
 
 const store = new LayerStore();
-let scene = { width: 390, height: 844 };
+let scene = null; // { width, height } from the welcome
 let scale = 1;
 let dpr = 1;
 let dirty = false;
 let framesPainted = 0;
 
-const semantics = new SemanticsLayer(document.getElementById("semantics"), (widget, e) => {
-  if (e.altKey || e.ctrlKey || e.metaKey) return false;
+// Only the keys the focused widget handles (its semantics' "keys") are sent and kept
+// from the browser; Tab and the rest keep their usual meaning.
+const semantics = new SemanticsLayer(document.getElementById("semantics"), (widget, keys, e) => {
+  if (e.altKey || e.ctrlKey || e.metaKey || !keys.includes(e.key)) return false;
   connection.send({ type: "key", key: e.key, widget, t: e.timeStamp });
-  return ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "PageUp", "PageDown"].includes(e.key);
+  return true;
 });
 
 const theme = params.get("theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
@@ -101,6 +103,7 @@ function sideEffect(e) {
 }
 
 function layout() {
+  if (!scene) return; // nothing to fit before the welcome
   scale = Math.min(innerWidth / scene.width, innerHeight / scene.height);
   dpr = devicePixelRatio || 1;
   const w = scene.width * scale, h = scene.height * scale;

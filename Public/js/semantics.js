@@ -4,7 +4,9 @@
 const INTERACTIVE = new Set(["slider", "button", "listbox", "spinbutton"]);
 
 export class SemanticsLayer {
-  constructor(root, onKey) { this.root = root; this.onKey = onKey; this.nodes = new Map(); this.scale = 1; }
+  constructor(root, onKey) {
+    this.root = root; this.onKey = onKey; this.nodes = new Map(); this.keys = new Map(); this.scale = 1;
+  }
 
   update(widgets) {
     const seen = new Set();
@@ -16,11 +18,12 @@ export class SemanticsLayer {
         el.dataset.widget = w.id;
         if (INTERACTIVE.has(w.role)) {
           el.tabIndex = 0;
-          el.addEventListener("keydown", (e) => { if (this.onKey(w.id, e)) e.preventDefault(); });
+          el.addEventListener("keydown", (e) => { if (this.onKey(w.id, this.keys.get(w.id) ?? [], e)) e.preventDefault(); });
         }
         this.root.appendChild(el);
         this.nodes.set(w.id, el);
       }
+      this.keys.set(w.id, w.keys ?? []);
       el.setAttribute("role", w.role);
       el.setAttribute("aria-label", w.label);
       el.dataset.rect = w.rect.join(",");
@@ -30,7 +33,7 @@ export class SemanticsLayer {
       setAttr(el, "aria-valuetext", w.valueText);
       if (w.role === "status") el.textContent = w.valueText ?? "";
     }
-    for (const [id, el] of this.nodes) if (!seen.has(id)) { el.remove(); this.nodes.delete(id); }
+    for (const [id, el] of this.nodes) if (!seen.has(id)) { el.remove(); this.nodes.delete(id); this.keys.delete(id); }
     this.layout(this.scale);
   }
 

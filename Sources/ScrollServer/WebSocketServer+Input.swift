@@ -32,8 +32,16 @@ extension WebSocketServer {
                 return
             }
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
-            let inputs = InputMapping.sceneInputs(message, client: client.name)
-            traces?.record(message, client: client.name, room: room.name, roomTime: room.sceneTime(now))
+            let named = message.naming(focus: room.scene.defaultFocus?.id)
+            let inputs = InputMapping.sceneInputs(named, client: client.name)
+            // Refused before it is recorded: a trace holds only what the room applied.
+            for case .action(let action) in inputs {
+                do { try room.scene.check(action) } catch {
+                    refuse(client, ProtocolError(.badAction, error.message))
+                    return
+                }
+            }
+            traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
             publish(room.apply(inputs, now: now), in: room)
         }
     }
@@ -49,11 +57,14 @@ extension WebSocketServer {
                 fatal: true)
             return
         }
-        let sceneName = SceneCatalog.defaultName
+        if let named = hello.scene, !scenes.names.contains(named) {
+            refuse(client, ProtocolError(.unknownScene, scenes.unknown(named)), fatal: true)
+            return
+        }
         let room: Room
         if let existing = rooms[hello.room] {
             // A room's scene is fixed when it is created; naming none means "whatever it shows".
-            guard sceneName == existing.scene.name else {
+            if let sceneName = hello.scene, sceneName != existing.scene.name {
                 refuse(client, ProtocolError(.sceneMismatch,
                     "room \"\(hello.room)\" shows scene \"\(existing.scene.name)\", not \"\(sceneName)\"; open it with ?scene=\(existing.scene.name) or choose another room"),
                     fatal: true)
@@ -61,14 +72,12 @@ extension WebSocketServer {
             }
             room = existing
         } else {
-            guard let scene = scenes.make(sceneName) else {
-                refuse(client, ProtocolError(.unknownScene, scenes.unknown(sceneName)), fatal: true)
-                return
-            }
             guard rooms.count < config.maxRooms || evictIdleRoom() else {
                 refuse(client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
+            // The catalog's default is always there (SceneCatalog.standard is checked by tests).
+            let scene = scenes.make(hello.scene ?? SceneCatalog.defaultName) ?? DemoScene.make()
             room = Room(name: hello.room, scene: scene, origin: now)
             rooms[hello.room] = room
             traces?.created(room: room.name, scene: scene.name)

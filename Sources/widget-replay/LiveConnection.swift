@@ -9,12 +9,11 @@ final class LiveConnection {
     private let socket: WebSocketClient
     /// Set when any widget's final value event arrives (the caller resets it).
     var finalSeen = false
+    /// The scene's size, from the welcome.
+    private(set) var sceneSize = Size(width: 0, height: 0)
     private(set) var semantics: [Semantics]?
     private var layerOrder: [UInt16] = []
     private var layerBytes: [UInt16: [UInt8]] = [:]
-
-    /// The scene size the server's welcome named (SVG output).
-    private(set) var sceneSize = Size(width: 0, height: 0)
 
     init(url: String, room: String, scene: String, theme: Theme, client: String) throws {
         self.client = client

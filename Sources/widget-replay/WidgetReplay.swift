@@ -74,6 +74,7 @@ struct WidgetReplay: ParsableCommand {
             return
         }
         let result = Replayer(fps: fps, stopAt: atMilliseconds, makeScene: try makeScene(sceneName)).run(entries)
+        for refusal in result.refused { warn("refused \(refusal.entry.jsonLine): \(refusal.message)") }
         print(PrettyJSON.render(result.json))
         if let svgPath { try write(try SVGRenderer.render(result.scene, theme: theme), to: svgPath) }
     }

@@ -64,6 +64,25 @@ import Testing
         #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }
 
+    @Test("the focused ruler's keys (from its semantics) move it and are kept from the browser; other keys are not")
+    func keys() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        _ = try b.evaluate("""
+            (() => { window.keyLog = [];
+              document.addEventListener('keydown', e => keyLog.push(e.key + ':' + e.defaultPrevented));
+              document.querySelector('[data-widget=ruler]').focus(); return true; })()
+            """)
+        // docs/PROTOCOL.md, key: PageUp +1.0, ArrowLeft −0.1; Home is not one of the ruler's keys.
+        try b.key("PageUp")
+        try b.waitFor("\(Self.value) === 73.5", timeout: 5)
+        try b.key("Home")
+        try b.key("ArrowLeft")
+        try b.waitFor("\(Self.value) === 73.4", timeout: 5)
+        #expect(try b.evaluate("keyLog.join(' ')") as? String == "PageUp:true Home:false ArrowLeft:true")
+    }
+
     @Test("a page speaking another protocol version says so visibly")
     func versionMismatchIsVisible() throws {
         // A stale copy of the page that speaks protocol 0, served by the current server.
@@ -73,8 +92,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stale) }
         let app = stale.appendingPathComponent("js/app.js")
         let source = try String(contentsOf: app, encoding: .utf8)
-        #expect(source.contains("PROTOCOL_VERSION = 1;"))
-        try source.replacingOccurrences(of: "PROTOCOL_VERSION = 1;", with: "PROTOCOL_VERSION = 0;")
+        #expect(source.contains("PROTOCOL_VERSION = 2;"))
+        try source.replacingOccurrences(of: "PROTOCOL_VERSION = 2;", with: "PROTOCOL_VERSION = 0;")
             .write(to: app, atomically: true, encoding: .utf8)
 
         let server = try ServerProcess(arguments: ["--public", stale.path])
@@ -87,7 +106,7 @@ import Testing
               return el.hidden ? '' : el.textContent + '|' + getComputedStyle(el).display; })()
             """) as? String
         #expect(banner?.contains("protocol 0") == true, "\(banner ?? "nil")")
-        #expect(banner?.contains("server speaks 1") == true, "\(banner ?? "nil")")
+        #expect(banner?.contains("server speaks 2") == true, "\(banner ?? "nil")")
         #expect(banner?.hasSuffix("|none") == false)
     }
 }

@@ -49,6 +49,6 @@ import WebSocketClient
     @Test func versionNamesTheProtocol() throws {
         let child = try ChildProcess(executable: ServerProcess.binaryPath(), arguments: ["--version"])
         #expect(child.waitForExit(timeout: 10))
-        #expect(child.output.waitForLine(timeout: 5) { $0.contains("(protocol 1)") } != nil)
+        #expect(child.output.waitForLine(timeout: 5) { $0.contains("(protocol 2)") } != nil)
     }
 }

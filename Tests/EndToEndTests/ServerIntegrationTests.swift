@@ -22,9 +22,7 @@ import WebSocketClient
     func joinRoom() throws {
         let server = try ServerProcess()
         let c = try WireClient(server)
-        let semantics = try c.waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let widgets = try #require(semantics["widgets"] as? [[String: Any]])
-        let ruler = try #require(widgets.first { $0["id"] as? String == "ruler" })
+        let ruler = try #require(try c.nextSemantics()["ruler"])
         #expect(ruler["role"] as? String == "slider")
         #expect(ruler["valueNow"] as? Double == 72.5)
         let frame = try DecodedFrame(try c.waitForBinary())
@@ -77,7 +75,7 @@ import WebSocketClient
         _ = try c.waitForError("unsupported")
         try c.socket.send(text: #"{"type":"ping","t":1,"pad":""# + String(repeating: "x", count: 20_000) + #""}"#)
         _ = try c.waitForError("too_large")
-        try c.send(["type": "hello", "protocol": 1])
+        try c.send(["type": "hello", "protocol": ProtocolVersion.current])
         _ = try c.waitForError("bad_message")
         try c.send(["type": "ping", "t": 42])
         let pong = try c.waitFor("pong") { $0["type"] as? String == "pong" }
@@ -160,7 +158,7 @@ import WebSocketClient
         let server = try ServerProcess()
         let c = try WireClient(server, hello: false)
         try c.send(["type": "hello", "protocol": 7])
-        try c.send(["type": "hello", "protocol": 1])
+        try c.send(["type": "hello", "protocol": ProtocolVersion.current])
         _ = try c.waitForError("protocol_mismatch")
         #expect(throws: WebSocketError.self) {
             _ = try c.waitFor("welcome after a fatal error", timeout: 3) { $0["type"] as? String == "welcome" }
@@ -181,13 +179,12 @@ import WebSocketClient
         while c == nil && Date() < deadline { c = try? WireClient(server, room: "c") } // evicts the empty room "a"
         #expect(c != nil)
         let full = try WireClient(server, hello: false)
-        try full.send(["type": "hello", "protocol": 1, "room": "d"])
+        try full.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "d"])
         _ = try full.waitForError("server_full")
         c?.socket.close()
         var again: WireClient?
         while again == nil && Date() < deadline + 5 { again = try? WireClient(server, room: "a") } // evicts "c"
-        let s = try #require(again).waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let ruler = (s["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == "ruler" }
+        let ruler = try #require(again).nextSemantics()["ruler"]
         #expect(ruler?["valueNow"] as? Double == 72.5, "an evicted room starts afresh")
         try b.drag(from: 300, by: -10)
         #expect(try b.finalValue() == 72.6, "the occupied room b was kept")
@@ -211,5 +208,100 @@ import WebSocketClient
             let result = Replayer().run(entries)
             #expect(result.scene.semantics.first { $0.id == "ruler" }?.valueNow == 73.5)
         }
+    }
+}
+
+/// Widgets driven by name over the wire (docs/PROTOCOL.md, `action`, "Widget actions").
+@Suite struct ServerActionTests {
+    func setValue(_ value: Any, widget: String? = "ruler", t: Double = 5) -> [String: Any] {
+        var m: [String: Any] = ["type": "action", "action": "setValue", "args": ["value": value], "t": t]
+        if let widget { m["widget"] = widget }
+        return m
+    }
+
+    @Test("semantics carry each widget's keys and actions")
+    func semanticsKeysAndActions() throws {
+        let server = try ServerProcess()
+        let c = try WireClient(server)
+        let widgets = try c.nextSemantics()
+        let ruler = try #require(widgets["ruler"])
+        // docs/PROTOCOL.md, key: ←/↓, →/↑, PageDown, PageUp; "Widget actions": setValue.
+        #expect(Set(try #require(ruler["keys"] as? [String]))
+            == ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp"])
+        #expect(ruler["actions"] as? [String] == ["setValue"])
+        let readout = try #require(widgets["readout"])
+        #expect((readout["keys"] as? [String])?.isEmpty == true)
+        #expect((readout["actions"] as? [String])?.isEmpty == true)
+    }
+
+    @Test("an action sets the ruler for every client of the room; hello may name a scene")
+    func actionOverTheWire() throws {
+        let server = try ServerProcess()
+        let a = try WireClient(server, room: "act")
+        let b = try WireClient(server, hello: false)
+        try b.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "act", "scene": "demo"])
+        _ = try b.waitFor("welcome") { $0["type"] as? String == "welcome" }
+        try a.send(setValue(80.3))
+        #expect(try a.finalValue() == 80.3)
+        #expect(try b.finalValue() == 80.3)
+        try b.waitForSemantics("ruler", value: 80.3)
+        // No widget: the scene's default focus (the ruler).
+        try b.send(setValue(64, widget: nil, t: 9))
+        #expect(try a.finalValue() == 64)
+    }
+
+    @Test("a bad action gets bad_action naming what is wrong; the connection and the room carry on")
+    func badAction() throws {
+        let server = try ServerProcess()
+        let c = try WireClient(server)
+        for (message, mentions) in [
+            (setValue(80, widget: "foo"), #"no widget "foo" in this scene (widgets: readout, ruler)"#),
+            (["type": "action", "widget": "ruler", "action": "spin", "t": 1], #"no action "spin" on widget "ruler" (it has: setValue)"#),
+            (setValue(1000), #"setValue on "ruler": args.value must be a finite number within 8.5…999.9"#),
+            (setValue("80"), "args.value"),
+            (["type": "action", "widget": "ruler", "action": "setValue", "t": 1], "args.value is required"),
+        ] as [([String: Any], String)] {
+            try c.send(message)
+            let e = try c.waitForError("bad_action")
+            #expect((e["message"] as? String)?.contains(mentions) == true, "\(e["message"] ?? "")")
+            #expect(e["fatal"] as? Bool == false)
+        }
+        // A malformed message is a bad_message, not a bad_action.
+        try c.send(["type": "action", "widget": "ruler", "t": 1])
+        #expect((try c.waitForError("bad_message")["message"] as? String) == "action.action is required")
+        try c.send(setValue(75.5))
+        #expect(try c.finalValue() == 75.5)
+        try c.drag(from: 300, by: -100)
+        #expect(try c.finalValue() == 76.5)
+    }
+
+    @Test("recorded traces hold the actions applied (not those refused) and key lines name their widget")
+    func recordedActions() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let server = try ServerProcess(arguments: ["--record", dir.path])
+        let c = try WireClient(server, room: "r")
+        try c.send(setValue(80.3, t: 10))
+        #expect(try c.finalValue() == 80.3)
+        try c.send(setValue(80, widget: "foo", t: 20))
+        _ = try c.waitForError("bad_action")
+        try c.send(["type": "key", "key": "PageUp", "t": 30])
+        #expect(try c.finalValue() == 81.3)
+        server.stop()
+        let text = try String(contentsOf: dir.appendingPathComponent("r.jsonl"), encoding: .utf8)
+        let entries = try TraceParser.parse(text, name: "r.jsonl")
+        #expect(entries.map(\.type) == [.action, .key])
+        #expect(entries.map(\.widget) == ["ruler", "ruler"])
+        #expect(entries[0].action == "setValue" && entries[0].args == ["value": 80.3])
+        #expect(text.contains(#""type":"action","widget":"ruler","action":"setValue","args":{"value":80.3}"#))
+        let replayed = Replayer().run(entries)
+        #expect(replayed.refused.isEmpty)
+        #expect(replayed.finalValues == [80.3, 81.3])
+    }
+}
+
+private extension ReplayResult {
+    var finalValues: [Double] {
+        finalEvents.compactMap { if case let .value(v, _, _) = $0.kind { v } else { nil } }
     }
 }

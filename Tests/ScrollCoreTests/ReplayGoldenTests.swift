@@ -62,6 +62,18 @@ import Testing
         #expect(result.scene.semantics.first { $0.id == "readout" }?.valueText == "999.0 kg")
     }
 
+    @Test("golden: setValue, a drag, setValue across the wrap both ways, a setValue taken over by a key")
+    func action() throws {
+        let result = Replayer().run(try TraceFiles.entries("action.jsonl"))
+        try expectMatches(result, try TraceFiles.expected("action.jsonl"))
+        // docs/PROTOCOL.md, "Widget actions": each setValue lands on its value 0.2 s after it.
+        // 72.5 → 80.3; drag +1.0 → 81.3; → 999.2; → 9.5; 120 taken over by PageUp 0.1 s in.
+        #expect(result.finalValues.prefix(4) == [80.3, 81.3, 999.2, 9.5])
+        #expect(result.finalEvents.prefix(4).map(\.time) == [0.2, 0.7, 1.4, 1.8])
+        #expect(result.finalEvents.count == 5)
+        #expect(result.refused.isEmpty)
+    }
+
     @Test("--at stops mid-glide: no final value yet, the value under the pointer at that time")
     func stopAt() throws {
         let result = Replayer(stopAt: 400).run(try TraceFiles.entries("fling.jsonl"))

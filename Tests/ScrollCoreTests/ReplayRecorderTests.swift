@@ -28,7 +28,7 @@ import Testing
         let wheel = try message(#"{"type":"wheel","x":195,"y":214,"dx":0,"dy":3,"deltaMode":1,"t":50}"#)
         #expect(TraceEntry.entries(for: wheel, client: "a", t: -40) == [.wheel(t: 10, x: 195, y: 214, dx: 0, dy: 3, deltaMode: 1)])
         let key = try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":7}"#)
-        #expect(TraceEntry.entries(for: key, client: "b", t: 3) == [.key("PageUp", t: 10, client: "b")])
+        #expect(TraceEntry.entries(for: key, client: "b", t: 3) == [.key("PageUp", t: 10, widget: "ruler", client: "b")])
     }
 
     @Test("jsonLine: fixed field order (t, at when present, type, …), defaults left out; it parses back to the same entry")
@@ -106,7 +106,7 @@ import Testing
         // A room time before the last one written (the server's clock never does this) is held.
         let late = recorder.record(try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":120}"#),
                                    client: "a", roomTime: 0.2)
-        #expect(late == [.key("PageUp", t: 270, at: 250)])
+        #expect(late == [.key("PageUp", t: 270, at: 250, widget: "ruler")])
     }
 
     @Test("a client clock that goes back, or beyond the format's range, is held so the file stays valid")
@@ -134,7 +134,7 @@ import Testing
         // A first message delayed 50 ms puts this client's t 50 ms ahead of its arrivals.
         _ = recorder.record(try message(key(0)), client: "a", roomTime: 1)
         let ahead = recorder.record(try message(key(100)), client: "a", roomTime: 1.05)
-        #expect(ahead == [.key("ArrowLeft", t: 1100, at: 1050)])
+        #expect(ahead == [.key("ArrowLeft", t: 1100, at: 1050, widget: "ruler")])
         #expect(recorder.leave(client: "a", roomTime: 1.06).isEmpty)
         // A new page under the same name, arriving at 1070 ms: not before its old 1100 ms.
         let back = recorder.record(try message(key(7)), client: "a", roomTime: 1.07)
@@ -168,15 +168,15 @@ import Testing
         #expect(recorder.leave(client: "c1", roomTime: 0.6).isEmpty)
     }
 
-    @Test("wire → scene: t ms → client time s; wheel lines 16 pt, pages 390 pt; per-client pointers")
+    @Test("wire → scene: t ms → client time s; wheel deltas keep their unit; per-client pointers")
     func inputMapping() throws {
         let down = InputMapping.sceneInputs(try message(#"{"type":"pointer","phase":"down","id":5,"x":1,"y":2,"t":1500}"#), client: "c3")
         #expect(down == [.pointer(PointerInput(phase: .down, key: PointerKey(client: "c3", pointer: 5),
                                                position: Point(x: 1, y: 2), clientTime: 1.5))])
         let lines = InputMapping.sceneInputs(try message(#"{"type":"wheel","x":1,"y":2,"dx":2,"dy":-1,"deltaMode":1,"t":0}"#), client: "a")
-        #expect(lines == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 32, dy: -16))])
+        #expect(lines == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 2, dy: -1, unit: .lines))])
         let pages = InputMapping.sceneInputs(try message(#"{"type":"wheel","x":1,"y":2,"dx":0,"dy":1,"deltaMode":2,"t":0}"#), client: "a")
-        #expect(pages == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 0, dy: 390))])
+        #expect(pages == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 0, dy: 1, unit: .pages))])
         let key = InputMapping.sceneInputs(try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":0}"#), client: "a")
         #expect(key == [.key("PageUp", widget: "ruler")])
     }

@@ -19,6 +19,20 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// How many arrays and objects deep it goes: 0 for a number, 1 for `[1]`.
+    public var depth: Int {
+        switch self {
+        case .array(let items): 1 + (items.map(\.depth).max() ?? 0)
+        case .object(let fields): 1 + (fields.map(\.1.depth).max() ?? 0)
+        default: 0
+        }
+    }
+
+    /// An object with its keys sorted, so output does not depend on dictionary order.
+    public static func sorted(_ fields: [String: JSONValue]) -> JSONValue {
+        .object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
     public var serialized: String {
         var out = ""
         write(to: &out)
@@ -82,4 +96,24 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, Expr
     public init(floatLiteral v: Double) { self = .number(v) }
     public init(integerLiteral v: Int) { self = .number(Double(v)) }
     public init(booleanLiteral b: Bool) { self = .bool(b) }
+}
+
+extension JSONValue: Decodable {
+    /// Objects come out with their keys sorted: decoding keeps no order, output must be stable.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() {
+            self = .null
+        } else if let d = try? c.decode(Double.self) {
+            self = .number(d)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let items = try? c.decode([JSONValue].self) {
+            self = .array(items)
+        } else {
+            self = .sorted(try c.decode([String: JSONValue].self))
+        }
+    }
 }

@@ -5,6 +5,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case badJSON = "bad_json"
         case badMessage = "bad_message"
         case unknownType = "unknown_type"
+        /// An action the scene cannot perform: no such widget or action, or bad arguments.
+        case badAction = "bad_action"
         case tooLarge = "too_large"
         case rateLimited = "rate_limited"
         case protocolMismatch = "protocol_mismatch"

@@ -1,6 +1,7 @@
 /// The wire protocol version (docs/PROTOCOL.md). Bump on any incompatible change.
 public enum ProtocolVersion {
-    public static let current = 1
+    /// 2: the `action` message, `hello.scene`, semantics' `keys` and `actions`.
+    public static let current = 2
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"
 }
@@ -8,6 +9,6 @@ public enum ProtocolVersion {
 /// The product's release, shown by every executable's `--version`.
 public enum ProductVersion {
     public static let current = "0.2.0"
-    /// `0.2.0 (protocol 1)`: a page and a server agree when the protocol numbers do.
+    /// `0.2.0 (protocol 2)`: a page and a server agree when the protocol numbers do.
     public static var description: String { "\(current) (protocol \(ProtocolVersion.current))" }
 }

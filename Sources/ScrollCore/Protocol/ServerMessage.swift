@@ -57,6 +57,7 @@ extension Semantics {
         if let valueMin { fields.append(("valueMin", .number(valueMin))) }
         if let valueMax { fields.append(("valueMax", .number(valueMax))) }
         if let valueText { fields.append(("valueText", .string(valueText))) }
+        fields += [("keys", .array(keys.map { .string($0) })), ("actions", .array(actions.map { .string($0) }))]
         return .object(fields)
     }
 }

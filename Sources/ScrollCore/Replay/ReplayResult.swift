@@ -2,6 +2,18 @@
 public struct ReplayResult {
     public let scene: Scene
     public let events: [SceneEvent]
+    /// Action lines the scene refused (no such widget or action, bad arguments): the server
+    /// would have answered `bad_action` and not applied them, so the replay does the same.
+    public let refused: [Refusal]
+
+    public struct Refusal: Sendable, Equatable {
+        public var entry: TraceEntry
+        public var message: String
+    }
+
+    public init(scene: Scene, events: [SceneEvent], refused: [Refusal] = []) {
+        self.scene = scene; self.events = events; self.refused = refused
+    }
 
     /// Final scene time (s).
     public var time: Double { scene.time }
@@ -11,13 +23,18 @@ public struct ReplayResult {
         events.filter { if case .value(_, _, true) = $0.kind { true } else { false } }
     }
 
-    /// `{"time": s, "widgets": {...}, "events": [SceneEvent.json, ...]}` — `widget-replay`'s output.
+    /// `{"time": s, "widgets": {...}, "events": [SceneEvent.json, ...]}` — `widget-replay`'s
+    /// output — and `"refused": [{"line": {...}, "error": "..."}]` when any line was refused.
     public var json: JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("time", .number(time)),
             ("widgets", Self.widgetsJSON(scene.semantics)),
             ("events", .array(events.map(\.json))),
-        ])
+        ]
+        if !refused.isEmpty {
+            fields.append(("refused", .array(refused.map { .object([("line", $0.entry.json), ("error", .string($0.message))]) })))
+        }
+        return .object(fields)
     }
 
     /// `{"<id>": {"value": valueNow, "text": valueText}, ...}` in scene order; widgets

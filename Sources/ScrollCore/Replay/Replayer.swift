@@ -26,11 +26,19 @@ public struct Replayer {
     public func run(_ entries: [TraceEntry]) -> ReplayResult {
         var clock = TickClock(scene: makeScene(), fps: fps)
         let end = stopAt.map { $0 / 1000 }
+        var refused: [ReplayResult.Refusal] = []
         for entry in entries {
             let time = entry.sceneTime / 1000
             if let end, time > end { break }
             clock.tick(before: time)
             for input in InputMapping.sceneInputs(entry.clientMessage, client: entry.client) {
+                // As live: an action the scene cannot perform is refused, and the rest goes on.
+                if case .action(let action) = input {
+                    do { try clock.scene.check(action) } catch {
+                        refused.append(ReplayResult.Refusal(entry: entry, message: error.message))
+                        continue
+                    }
+                }
                 clock.apply(input, at: time)
             }
         }
@@ -40,7 +48,7 @@ public struct Replayer {
         } else {
             clock.settle(until: clock.scene.time + settleLimit)
         }
-        return ReplayResult(scene: clock.scene, events: clock.events)
+        return ReplayResult(scene: clock.scene, events: clock.events, refused: refused)
     }
 }
 

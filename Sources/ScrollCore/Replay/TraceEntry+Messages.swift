@@ -19,6 +19,8 @@ extension TraceEntry {
                            client: client)]
         case let .key(key, widget, time):
             return [.key(key, t: time + t, at: at, widget: widget, client: client)]
+        case .action(let a):
+            return [.action(a.action, t: a.t + t, at: at, widget: a.widget, args: a.args, client: client)]
         case .hello, .ping:
             return []
         }
@@ -36,6 +38,8 @@ extension TraceEntry {
             return .wheel(ClientMessage.Wheel(x: x, y: y, dx: dx, dy: dy, deltaMode: deltaMode, t: t))
         case .key:
             return .key(key: key, widget: widget, t: t)
+        case .action:
+            return .action(ClientMessage.Action(widget: widget, action: action, args: args, t: t))
         }
     }
 
@@ -50,7 +54,10 @@ extension TraceEntry {
             fields = [("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
                       ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t))]
         case .key:
-            fields = [("type", "key"), ("key", .string(key)), ("widget", .string(widget)), ("t", .number(t))]
+            fields = [("type", "key"), ("key", .string(key))] + (widget.map { [("widget", .string($0))] } ?? []) + [("t", .number(t))]
+        case .action:
+            fields = [("type", "action")] + (widget.map { [("widget", .string($0))] } ?? [])
+                + [("action", .string(action)), ("args", .sorted(args)), ("t", .number(t))]
         }
         return JSONValue.object(fields).serialized
     }

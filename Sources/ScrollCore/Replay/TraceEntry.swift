@@ -5,14 +5,13 @@
 /// client time, so velocity comes from the same numbers the page sent.
 public struct TraceEntry: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
-        case down, move, up, cancel, wheel, key
+        case down, move, up, cancel, wheel, key, action
 
         /// The pointer phase of a pointer line; nil for wheel and key.
         public var pointerPhase: PointerPhase? { PointerPhase(rawValue: rawValue) }
     }
 
     public static let defaultClient = "a"
-    public static let defaultWidget = "ruler"
     public static let defaultPointer = 1
 
     /// The client's timestamp (ms) moved onto the room's timeline by a per-client constant:
@@ -31,16 +30,22 @@ public struct TraceEntry: Sendable, Equatable {
     public var dx: Double
     public var dy: Double
     public var deltaMode: Int
-    /// Key lines: the DOM key name and the focused widget.
+    /// Key lines: the DOM key name.
     public var key: String
-    public var widget: String
+    /// Key and action lines: the widget (nil: the scene's default focus, as in traces
+    /// written before lines named it).
+    public var widget: String?
+    /// Action lines: the action and its arguments.
+    public var action: String
+    public var args: [String: JSONValue]
 
     public init(t: Double, at: Double? = nil, type: Kind, x: Double = 0, y: Double = 0,
                 pointer: Int = TraceEntry.defaultPointer, client: String = TraceEntry.defaultClient,
                 dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
-                key: String = "", widget: String = TraceEntry.defaultWidget) {
+                key: String = "", widget: String? = nil, action: String = "", args: [String: JSONValue] = [:]) {
         self.t = t; self.at = at; self.type = type; self.x = x; self.y = y; self.pointer = pointer; self.client = client
         self.dx = dx; self.dy = dy; self.deltaMode = deltaMode; self.key = key; self.widget = widget
+        self.action = action; self.args = args
     }
 
     /// Scene time (ms) at which the input is applied: `at`, or `t` without it.
@@ -56,14 +61,19 @@ public struct TraceEntry: Sendable, Equatable {
         TraceEntry(t: t, at: at, type: .wheel, x: x, y: y, client: client, dx: dx, dy: dy, deltaMode: deltaMode)
     }
 
-    public static func key(_ key: String, t: Double, at: Double? = nil, widget: String = defaultWidget,
+    public static func key(_ key: String, t: Double, at: Double? = nil, widget: String? = nil,
                            client: String = defaultClient) -> TraceEntry {
         TraceEntry(t: t, at: at, type: .key, client: client, key: key, widget: widget)
     }
 
+    public static func action(_ action: String, t: Double, at: Double? = nil, widget: String? = nil,
+                              args: [String: JSONValue] = [:], client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, at: at, type: .action, client: client, widget: widget, action: action, args: args)
+    }
+
     /// The line as the recorder writes it: fixed field order (`t`, `at` when present, `type`,
-    /// …), only the fields its type uses, defaults (client "a", deltaMode 0, widget "ruler")
-    /// left out.
+    /// …), only the fields its type uses, defaults (client "a", deltaMode 0) left out. The
+    /// recorder always knows the widget, so it writes one.
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [("t", .number(t))]
         if let at { fields.append(("at", .number(at))) }
@@ -76,7 +86,11 @@ public struct TraceEntry: Sendable, Equatable {
             if deltaMode != 0 { fields.append(("deltaMode", .number(Double(deltaMode)))) }
         case .key:
             fields.append(("key", .string(key)))
-            if widget != Self.defaultWidget { fields.append(("widget", .string(widget))) }
+            if let widget { fields.append(("widget", .string(widget))) }
+        case .action:
+            if let widget { fields.append(("widget", .string(widget))) }
+            fields.append(("action", .string(action)))
+            if !args.isEmpty { fields.append(("args", .sorted(args))) }
         }
         if client != Self.defaultClient { fields.append(("client", .string(client))) }
         return .object(fields)

@@ -79,7 +79,7 @@ public struct TraceRecorder: Sendable {
         case .down: pressed[key] = Point(x: e.x, y: e.y)
         case .move: if pressed[key] != nil { pressed[key] = Point(x: e.x, y: e.y) }
         case .up, .cancel: pressed[key] = nil
-        case .wheel, .key: break
+        case .wheel, .key, .action: break
         }
     }
 
@@ -89,6 +89,7 @@ public struct TraceRecorder: Sendable {
         case .pointer(let p): return p.samples.first?.t
         case .wheel(let w): return w.t
         case .key(_, _, let t): return t
+        case .action(let a): return a.t
         case .hello, .ping: return nil
         }
     }

@@ -2,8 +2,10 @@
 public enum SceneInput: Sendable, Equatable {
     case pointer(PointerInput)
     case wheel(WheelInput)
-    /// `widget` is the focused widget's id (keys go nowhere without focus).
-    case key(String, widget: String)
+    /// `widget` is the focused widget's id; nil: the scene's default focus.
+    case key(String, widget: String?)
+    /// Checked with `check(_:)` first; an action it refuses changes nothing.
+    case action(ActionInput)
     /// A client left: its pointers are cancelled.
     case leave(client: String)
 }
@@ -26,9 +28,22 @@ public final class Scene {
     }
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
-    public var semantics: [Semantics] { widgets.map(\.semantics) }
+    public var semantics: [Semantics] {
+        widgets.map { w in
+            var s = w.semantics
+            s.keys = w.keys
+            s.actions = w.actions
+            return s
+        }
+    }
 
     public func widget(_ id: String) -> Widget? { widgets.first { $0.id == id } }
+
+    /// Where keys go when no widget is named: the first widget that handles keys.
+    public var defaultFocus: Widget? { widgets.first { !$0.keys.isEmpty } }
+
+    /// The widget named `id`, or the default focus when there is no id.
+    public func focus(_ id: String?) -> Widget? { id.map(widget) ?? defaultFocus }
 
     /// Moves the clock forward (never back) and lets animations run.
     public func advance(to t: Double) {
@@ -47,7 +62,13 @@ public final class Scene {
                 target.wheel(w, at: time, events: &pendingEvents)
             }
         case .key(let key, let id):
-            _ = widget(id)?.key(key, at: time, events: &pendingEvents)
+            _ = focus(id)?.key(key, at: time, events: &pendingEvents)
+        case .action(let action):
+            do {
+                try check(action).perform(action, at: time, events: &pendingEvents)
+            } catch {
+                // Refused: nothing changed. Whoever sent it learns why from `check`.
+            }
         case .leave(let client):
             // Sorted: dictionary order varies between runs, event order must not.
             let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }

@@ -5,6 +5,15 @@ public final class WeightRuler: Widget {
     public let frame: Rect
     /// Value changes while moving are reported at most this often (scene time, s).
     public static let reportInterval = 0.016
+    /// Each key and the ticks it moves (docs/PROTOCOL.md, `key`): `keys` and `key(_:)` both
+    /// read this table, so they cannot disagree.
+    public static let keySteps: [(key: String, ticks: Int)] = [
+        ("ArrowLeft", -1), ("ArrowDown", -1), ("ArrowRight", 1), ("ArrowUp", 1), ("PageDown", -10), ("PageUp", 10),
+    ]
+    /// `setValue`'s value: any value the labels name, 8.5 … 999.4 kg, and past 999.4 the
+    /// wrap onto 8.5 … 8.9 (WIDGETS.md §1), so 999.5 … 999.9 land there.
+    public static let settableValue = FieldRule<Double, Double>.number(
+        in: Double(RulerScale.firstTick) / 10...Double(RulerScale.maxLabel * 10 + 9) / 10)
 
     private var axis: ScrollAxis
     private var offset: Double
@@ -66,30 +75,54 @@ public final class WeightRuler: Widget {
 
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
         guard activePointer == nil else { return }
-        // A vertical wheel turns the ruler too: down = heavier, like dragging left.
-        let delta = abs(input.dx) >= abs(input.dy) ? input.dx : input.dy
+        // A page is the ruler's width (one screenful of ticks) on either axis: a vertical
+        // wheel turns the ruler too, down = heavier, like dragging left.
+        let (dx, dy) = input.points(page: frame.width)
+        let delta = abs(dx) >= abs(dy) ? dx : dy
         axis.scroll(by: delta, time: time)
         finalPending = true
         settleStart = time
         update(time: time, events: &events)
     }
 
+    public var keys: [String] { Self.keySteps.map(\.key) }
+
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
-        let ticks: Int
-        switch key {
-        case "ArrowRight", "ArrowUp": ticks = 1
-        case "ArrowLeft", "ArrowDown": ticks = -1
-        case "PageUp": ticks = 10
-        case "PageDown": ticks = -10
-        default: return false
-        }
+        guard let ticks = Self.keySteps.first(where: { $0.key == key })?.ticks else { return false }
         guard activePointer == nil else { return true }
-        let here = Double(RulerScale.tick(containing: axis.offset(at: time))) * RulerScale.tickSpacing
-        axis.animate(to: here + Double(ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)
+        step(by: ticks, at: time, events: &events)
+        return true
+    }
+
+    public var actions: [String] { ["setValue"] }
+
+    public func check(_ action: ActionInput) throws(ActionError) {
+        _ = try targetTenths(action)
+    }
+
+    /// `setValue {"value": kg}`: animates like a key step to the tick of that value (rounded
+    /// to 0.1), the short way round the wrap, and reports the final value at rest. A finger
+    /// on the ruler wins, as for keys: the action is then ignored.
+    public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
+        let target = try targetTenths(action)
+        guard activePointer == nil else { return }
+        let ahead = RulerScale.mod(target - RulerScale.wrappedTenths(RulerScale.tick(containing: axis.offset(at: time))),
+                                   RulerScale.tickCount)
+        step(by: ahead <= RulerScale.tickCount / 2 ? ahead : ahead - RulerScale.tickCount, at: time, events: &events)
+    }
+
+    private func targetTenths(_ action: ActionInput) throws(ActionError) -> Int {
+        let value = try action.argument("value", Self.settableValue, on: id)
+        return RulerScale.wrappedTenths(Int((value * 10).rounded()))
+    }
+
+    /// Animates from the tick under the centre by `ticks` (0.2 s), then a final value.
+    private func step(by ticks: Int, at time: Double, events: inout [SceneEvent]) {
+        let here = RulerScale.tick(containing: axis.offset(at: time))
+        axis.animate(to: Double(here + ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)
         finalPending = true
         settleStart = time
         update(time: time, events: &events)
-        return true
     }
 
     public func advance(to time: Double, events: inout [SceneEvent]) {

@@ -19,11 +19,32 @@ public struct PointerInput: Sendable, Equatable {
     }
 }
 
-/// Wheel deltas in scene points (the page converts line/page modes).
+/// The unit of wheel deltas, as DOM `WheelEvent.deltaMode` numbers them.
+public enum WheelUnit: Int, Sendable, CaseIterable {
+    case points = 0, lines = 1, pages = 2
+}
+
+/// Wheel deltas as the page sent them, in `unit`. How long a page is depends on the widget
+/// under the wheel, so the widget converts (`points(page:)`).
 public struct WheelInput: Sendable, Equatable {
+    public static let lineHeight = 16.0
+
     public var position: Point
     public var dx: Double, dy: Double
-    public init(position: Point, dx: Double, dy: Double) { self.position = position; self.dx = dx; self.dy = dy }
+    public var unit: WheelUnit
+    public init(position: Point, dx: Double, dy: Double, unit: WheelUnit = .points) {
+        self.position = position; self.dx = dx; self.dy = dy; self.unit = unit
+    }
+
+    /// The deltas in points, for a widget whose page is `page` points long.
+    public func points(page: Double) -> (dx: Double, dy: Double) {
+        let size = switch unit {
+        case .points: 1.0
+        case .lines: Self.lineHeight
+        case .pages: page
+        }
+        return (dx * size, dy * size)
+    }
 }
 
 /// Something a widget reports, stamped with scene time.
@@ -50,10 +71,16 @@ public struct Semantics: Sendable, Equatable {
     public var valueMin: Double?
     public var valueMax: Double?
     public var valueText: String?
+    /// The DOM keys and the actions the widget handles (the scene fills them in from
+    /// `Widget.keys` and `Widget.actions`); the page prevents default only for these keys.
+    public var keys: [String]
+    public var actions: [String]
     public init(id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
-                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil) {
+                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
+                keys: [String] = [], actions: [String] = []) {
         self.id = id; self.role = role; self.label = label; self.frame = frame
         self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
+        self.keys = keys; self.actions = actions
     }
 }
 
@@ -69,13 +96,26 @@ public protocol Widget: AnyObject {
     /// Returns false to decline a pointer down (then it is not captured).
     func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent])
+    /// The DOM key names `key(_:)` handles; the page prevents their default action.
+    var keys: [String] { get }
     /// Returns false when the key means nothing to this widget.
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool
+    /// The names of the actions `perform` understands.
+    var actions: [String] { get }
+    /// Refuses `action` (one of `actions`) when its arguments will not do, changing nothing:
+    /// the server asks before it records an action, the scene before it performs one.
+    func check(_ action: ActionInput) throws(ActionError)
+    /// Performs an action that passed `check`.
+    func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError)
     func advance(to time: Double, events: inout [SceneEvent])
     func render(into list: inout DisplayList, theme: Theme)
 }
 
 public extension Widget {
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
+    var keys: [String] { [] }
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
+    var actions: [String] { [] }
+    func check(_ action: ActionInput) throws(ActionError) {}
+    func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
 }

@@ -173,6 +173,12 @@ final class Chromium {
         if type == "mouseReleased" { leftButtonDown = false }
     }
 
+    /// Presses and releases a key that types no text (`PageUp`, `Home`, …) in the focused element;
+    /// the page sees it as `KeyboardEvent.key`.
+    func key(_ key: String) throws {
+        for type in ["rawKeyDown", "keyUp"] { try call("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key]) }
+    }
+
     /// A PNG of the viewport.
     func screenshot() throws -> Data {
         let result = try call("Page.captureScreenshot", ["format": "png"], timeout: 20)

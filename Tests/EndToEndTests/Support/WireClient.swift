@@ -55,6 +55,13 @@ final class WireClient {
         throw WireError("no frame within \(timeout) s")
     }
 
+    /// Each widget of the next semantics message, by id.
+    func nextSemantics() throws -> [String: [String: Any]] {
+        let m = try waitFor("semantics") { $0["type"] as? String == "semantics" }
+        let widgets = m["widgets"] as? [[String: Any]] ?? []
+        return Dictionary(widgets.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
+    }
+
     func waitForError(_ code: String) throws -> [String: Any] {
         try waitFor("error \(code)") { $0["type"] as? String == "error" && $0["code"] as? String == code }
     }

@@ -6,7 +6,8 @@ the golden traces. It shares no code with ScrollCore: run it to regenerate
 
     python3 reference_model.py slow-drag.jsonl > slow-drag.expected.json
 
-Scope: one pointer on the ruler, wheel, keys; no rubber band (the ruler has no edges).
+Scope: one pointer on the ruler, wheel, keys, the setValue action (docs/PROTOCOL.md,
+"Widget actions"); no rubber band (the ruler has no edges).
 """
 import json, math, sys
 
@@ -128,6 +129,12 @@ class Ruler:
             if step is not None:
                 here = cell(self.pos(t)) * 10.0
                 self.ease(self.pos(t), here + step * 10, t); self.wheel_due = None; self.final_pending = True
+        elif kind == "action" and e["action"] == "setValue" and not self.tracking:
+            # To the tick of the value (0.1 kg), the short way round the 9910-tick wrap, in 0.2 s.
+            here = cell(self.pos(t))
+            ahead = (tenths(round(e["args"]["value"] * 10)) - tenths(here)) % 9910
+            step = ahead if ahead <= 9910 // 2 else ahead - 9910
+            self.ease(self.pos(t), (here + step) * 10.0, t); self.wheel_due = None; self.final_pending = True
         self.run_to(t)
         self.update(t)
 
