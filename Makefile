@@ -9,18 +9,26 @@ PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
-.PHONY: run test bench build deps-run deps-test clean
+.PHONY: run test bench build format lint deps-run deps-test clean
 
 run: deps-run
 	swift build -c release --product widget-server
 	.build/release/widget-server --host $(HOST) --port $(PORT)
 
-test: deps-test
+test: deps-test lint
 	swift build --build-tests
 	swift test --skip-build
 
 bench: deps-run
 	swift run -c release widget-bench
+
+# Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
+SWIFT_SOURCES := Package.swift Sources Tests
+format:
+	swift format format -r -i --configuration .swift-format $(SWIFT_SOURCES)
+
+lint:
+	swift format lint -r --strict --configuration .swift-format $(SWIFT_SOURCES)
 
 build: deps-run
 	swift build

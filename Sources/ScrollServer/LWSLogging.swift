@@ -16,7 +16,9 @@ enum LWSLogging {
             var text = String(cString: line)
             while text.last == "\n" || text.last == "\r" { text.removeLast() }
             // lws prefixes a timestamp and level tag; swift-log adds its own.
-            if let close = text.firstIndex(of: "]") { text = String(text[text.index(after: close)...].drop { $0 == " " }) }
+            if let close = text.firstIndex(of: "]") {
+                text = String(text[text.index(after: close)...].drop { $0 == " " })
+            }
             switch Int32(level) {
             case Int32(LLL_ERR): lwsLogger.error("\(text)")
             case Int32(LLL_WARN): lwsLogger.warning("\(text)")

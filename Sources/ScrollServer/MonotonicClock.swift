@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Seconds on CLOCK_MONOTONIC: scene time comes from here, never from wall clocks.

@@ -19,8 +19,10 @@ public enum PublicDirectory {
     }
 
     /// The first candidate holding an `index.html`.
-    public static func locate(executable: String, workingDirectory: String,
-                              hasIndex: (String) -> Bool = hasIndex) throws(NotFound) -> String {
+    public static func locate(
+        executable: String, workingDirectory: String,
+        hasIndex: (String) -> Bool = hasIndex
+    ) throws(NotFound) -> String {
         let searched = candidates(executable: executable, workingDirectory: workingDirectory)
         guard let found = searched.first(where: hasIndex) else { throw NotFound(searched: searched) }
         return found

@@ -60,10 +60,11 @@ package final class Room: RoomFeed {
         if frames[i].renderedChange != changeCount || frames[i].frame == nil {
             let encoded = frames[i].encoder.encode(scene.render(theme: theme), time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
-            frames[i].frame = SharedFrame(seq: encoded.seq,
-                                          full: SharedPayload(encoded.full, headroom: headroom),
-                                          delta: SharedPayload(encoded.delta, headroom: headroom),
-                                          changed: frames[i].frame == nil || encoded.changedLayers > 0)
+            frames[i].frame = SharedFrame(
+                seq: encoded.seq,
+                full: SharedPayload(encoded.full, headroom: headroom),
+                delta: SharedPayload(encoded.delta, headroom: headroom),
+                changed: frames[i].frame == nil || encoded.changedLayers > 0)
             frames[i].renderedChange = changeCount
         }
         return frames[i].frame!

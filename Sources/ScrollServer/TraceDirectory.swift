@@ -2,7 +2,7 @@ import Logging
 import ScrollCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `--record DIR`: each room's accepted input is appended to `DIR/<room>.jsonl` as it
@@ -25,7 +25,8 @@ final class TraceDirectory {
         var st = stat()
         if stat(path, &st) != 0 {
             guard mkdir(path, 0o755) == 0 else {
-                throw ServerStartError(description: "cannot create --record directory \(path): \(String(cString: strerror(errno)))")
+                throw ServerStartError(
+                    description: "cannot create --record directory \(path): \(String(cString: strerror(errno)))")
             }
         } else if st.st_mode & S_IFMT != S_IFDIR {
             throw ServerStartError(description: "--record \(path) is not a directory")

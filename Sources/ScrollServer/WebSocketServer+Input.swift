@@ -10,7 +10,10 @@ extension WebSocketServer {
         case .dropped:
             return
         case .droppedWithNotice:
-            refuse(client, ProtocolError(.rateLimited, "more than \(Int(config.messagesPerSecond)) messages per second; input dropped"))
+            refuse(
+                client,
+                ProtocolError(
+                    .rateLimited, "more than \(Int(config.messagesPerSecond)) messages per second; input dropped"))
             return
         }
         let message: ClientMessage
@@ -52,8 +55,12 @@ extension WebSocketServer {
             return
         }
         guard hello.version == ProtocolVersion.current else {
-            refuse(client, ProtocolError(.protocolMismatch,
-                "the page speaks protocol \(hello.version), this server speaks \(ProtocolVersion.current); reload the page"),
+            refuse(
+                client,
+                ProtocolError(
+                    .protocolMismatch,
+                    "the page speaks protocol \(hello.version), this server speaks \(ProtocolVersion.current); reload the page"
+                ),
                 fatal: true)
             return
         }
@@ -65,15 +72,20 @@ extension WebSocketServer {
         if let existing = rooms[hello.room] {
             // A room's scene is fixed when it is created; naming none means "whatever it shows".
             if let sceneName = hello.scene, sceneName != existing.scene.name {
-                refuse(client, ProtocolError(.sceneMismatch,
-                    "room \"\(hello.room)\" shows scene \"\(existing.scene.name)\", not \"\(sceneName)\"; open it with ?scene=\(existing.scene.name) or choose another room"),
+                refuse(
+                    client,
+                    ProtocolError(
+                        .sceneMismatch,
+                        "room \"\(hello.room)\" shows scene \"\(existing.scene.name)\", not \"\(sceneName)\"; open it with ?scene=\(existing.scene.name) or choose another room"
+                    ),
                     fatal: true)
                 return
             }
             room = existing
         } else {
             guard rooms.count < config.maxRooms || evictIdleRoom() else {
-                refuse(client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
+                refuse(
+                    client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
             // The catalog's default is always there (SceneCatalog.standard is checked by tests).
@@ -87,9 +99,11 @@ extension WebSocketServer {
         client.theme = Theme.named(hello.theme) ?? .light
         room.clients.append(client.id)
         // Not subject to the control cap: without a welcome the page never starts.
-        queue(ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
-              to: client, always: true)
-        logger.info("joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
+        queue(
+            ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
+            to: client, always: true)
+        logger.info(
+            "joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
     }
 
     /// At the room limit, the empty room idle longest makes way (its state is dropped).
@@ -106,8 +120,12 @@ extension WebSocketServer {
         switch p.phase {
         case .down:
             if !client.pointersDown.contains(p.id) && client.pointersDown.count >= ClientConnection.maxPointersDown {
-                refuse(client, ProtocolError(.badMessage,
-                    "pointer \(p.id) is one too many: at most \(ClientConnection.maxPointersDown) pointers may be down at once"))
+                refuse(
+                    client,
+                    ProtocolError(
+                        .badMessage,
+                        "pointer \(p.id) is one too many: at most \(ClientConnection.maxPointersDown) pointers may be down at once"
+                    ))
                 return false
             }
             client.pointersDown.insert(p.id)

@@ -4,7 +4,7 @@ import ScrollCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct ServerStartError: Error, CustomStringConvertible {
@@ -41,12 +41,14 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
-        let ctx = rs_create_context(config.host, Int32(config.port), config.publicDirectory,
-                                    ProtocolVersion.subprotocol, wsCallback,
-                                    ClientMessageLimits.maxBytes + 1024,
-                                    Unmanaged.passUnretained(self).toOpaque())
+        let ctx = rs_create_context(
+            config.host, Int32(config.port), config.publicDirectory,
+            ProtocolVersion.subprotocol, wsCallback,
+            ClientMessageLimits.maxBytes + 1024,
+            Unmanaged.passUnretained(self).toOpaque())
         guard let ctx else {
-            throw ServerStartError(description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
+            throw ServerStartError(
+                description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
         }
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
@@ -76,8 +78,10 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: callback dispatch
 
-    fileprivate func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons,
-                            _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+    fileprivate func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons,
+        _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int
+    ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_ESTABLISHED:
             guard let user else { return -1 }
@@ -86,12 +90,15 @@ public final class WebSocketServer: @unchecked Sendable {
             rs_session_id(user).pointee = id
             let client = ClientConnection(
                 id: id, wsi: wsi,
-                limiter: RateLimiter(rate: config.messagesPerSecond, burst: 2 * config.messagesPerSecond,
-                                     now: MonotonicClock.now()),
+                limiter: RateLimiter(
+                    rate: config.messagesPerSecond, burst: 2 * config.messagesPerSecond,
+                    now: MonotonicClock.now()),
                 outbound: OutboundQueue(headroom: SharedPayload.lwsHeadroom, maxQueuedEvents: config.maxQueuedEvents))
             clients[id] = client
             if clients.count > config.maxClients {
-                refuse(client, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"), fatal: true)
+                refuse(
+                    client, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"),
+                    fatal: true)
             }
             logger.debug("connected", metadata: ["client": "\(client.name)"])
         case LWS_CALLBACK_RECEIVE:
@@ -140,8 +147,12 @@ public final class WebSocketServer: @unchecked Sendable {
     private func disconnect(_ client: ClientConnection) {
         clients[client.id] = nil
         if client.limiter.dropped + client.outbound.droppedControl > 0 {
-            logger.info("dropped input", metadata: ["client": "\(client.name)",
-                "messages": "\(client.limiter.dropped)", "errors": "\(client.outbound.droppedControl)"])
+            logger.info(
+                "dropped input",
+                metadata: [
+                    "client": "\(client.name)",
+                    "messages": "\(client.limiter.dropped)", "errors": "\(client.outbound.droppedControl)",
+                ])
         }
         guard let room = client.room else { return }
         room.clients.removeAll { $0 == client.id }
@@ -163,9 +174,13 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     func refuse(_ client: ClientConnection, _ error: ProtocolError, fatal: Bool = false) {
-        logger.debug("refused", metadata: ["client": "\(client.name)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
-        let queued = fatal ? client.outbound.enqueueFatal(error)
-                           : client.outbound.enqueueControl(ServerMessage.error(error))
+        logger.debug(
+            "refused",
+            metadata: ["client": "\(client.name)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
+        let queued =
+            fatal
+            ? client.outbound.enqueueFatal(error)
+            : client.outbound.enqueueControl(ServerMessage.error(error))
         if queued { lws_callback_on_writable(client.wsi) }
     }
 
@@ -187,7 +202,8 @@ public final class WebSocketServer: @unchecked Sendable {
         case .write(let payload, let kind):
             // The payload's own buffer, header in its headroom: shared buffers are never copied.
             precondition(payload.headroom >= SharedPayload.lwsHeadroom, "lws would write before the buffer")
-            let n = lws_write(client.wsi, payload.bytes, payload.count, kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY)
+            let n = lws_write(
+                client.wsi, payload.bytes, payload.count, kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY)
             if n < Int32(payload.count) {
                 logger.debug("write failed", metadata: ["client": "\(client.name)"])
                 return -1
@@ -199,7 +215,9 @@ public final class WebSocketServer: @unchecked Sendable {
         case .nothing:
             break
         }
-        if client.outbound.wantsWritable(room: client.room, theme: client.theme) { lws_callback_on_writable(client.wsi) }
+        if client.outbound.wantsWritable(room: client.room, theme: client.theme) {
+            lws_callback_on_writable(client.wsi)
+        }
         return 0
     }
 
@@ -229,8 +247,10 @@ extension SharedPayload {
 /// The context pointer, handed to the signal thread for `lws_cancel_service` only.
 private struct ContextHandle: @unchecked Sendable { let pointer: OpaquePointer }
 
-private func wsCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                        _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+private func wsCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
     guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else { return 0 }
     return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, len)
 }

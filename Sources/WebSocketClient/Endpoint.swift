@@ -12,8 +12,8 @@ struct Endpoint {
     /// `schemes` maps each accepted scheme to its default port.
     init(_ url: String, schemes: [String: Int]) throws {
         guard let parts = URLComponents(string: url),
-              let scheme = parts.scheme?.lowercased(), let defaultPort = schemes[scheme],
-              let rawHost = parts.host, !rawHost.isEmpty
+            let scheme = parts.scheme?.lowercased(), let defaultPort = schemes[scheme],
+            let rawHost = parts.host, !rawHost.isEmpty
         else { throw WebSocketError.invalidURL(url) }
         let bare = rawHost.hasPrefix("[") ? String(rawHost.dropFirst().dropLast()) : rawHost
         host = bare

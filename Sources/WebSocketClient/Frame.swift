@@ -2,8 +2,12 @@
 /// outgoing frames are masked, incoming ones must not be.
 struct Frame {
     enum Opcode: UInt8 {
-        case continuation = 0x0, text = 0x1, binary = 0x2
-        case close = 0x8, ping = 0x9, pong = 0xA
+        case continuation = 0x0
+        case text = 0x1
+        case binary = 0x2
+        case close = 0x8
+        case ping = 0x9
+        case pong = 0xA
 
         var isControl: Bool { rawValue & 0x8 != 0 }
     }

@@ -13,7 +13,8 @@ struct HTTPResponseHead {
 
     /// Reads from `socket` until the blank line that ends the head, consuming the head from
     /// `queue` and leaving any bytes after it (body or frames) in place.
-    static func read(from socket: TCPSocket, into queue: inout ByteQueue, deadline: Deadline) throws -> HTTPResponseHead {
+    static func read(from socket: TCPSocket, into queue: inout ByteQueue, deadline: Deadline) throws -> HTTPResponseHead
+    {
         while true {
             if let end = queue.firstIndex(of: terminator) {
                 let bytes = queue.consume(end + terminator.count)
@@ -25,7 +26,8 @@ struct HTTPResponseHead {
             switch try socket.read(into: &queue, deadline: deadline) {
             case .data: continue
             case .timedOut: throw WebSocketError.timeout("waiting for the HTTP response")
-            case .endOfStream: throw WebSocketError.protocolViolation("connection closed before the HTTP response head ended")
+            case .endOfStream:
+                throw WebSocketError.protocolViolation("connection closed before the HTTP response head ended")
             }
         }
     }

@@ -15,7 +15,8 @@ enum SHA1 {
         for chunk in stride(from: 0, to: padded.count, by: 64) {
             for i in 0..<16 {
                 let b = chunk + i * 4
-                w[i] = UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16
+                w[i] =
+                    UInt32(padded[b]) << 24 | UInt32(padded[b + 1]) << 16
                     | UInt32(padded[b + 2]) << 8 | UInt32(padded[b + 3])
             }
             for i in 16..<80 {

@@ -3,11 +3,14 @@ extension WebSocketClient {
     ///
     /// Handles `Content-Length`, chunked and read-until-close bodies. Header names in the
     /// result are lower-cased. Any status is returned as is; only transport failures throw.
-    public static func httpGet(url: String, timeout: Double) throws -> (status: Int, headers: [String: String], body: [UInt8]) {
+    public static func httpGet(url: String, timeout: Double) throws -> (
+        status: Int, headers: [String: String], body: [UInt8]
+    ) {
         let endpoint = try Endpoint(url, schemes: ["http": 80])
         let deadline = Deadline(seconds: timeout)
         let socket = try TCPSocket(host: endpoint.host, port: endpoint.port, deadline: deadline)
-        let request = "GET \(endpoint.target) HTTP/1.1\r\n"
+        let request =
+            "GET \(endpoint.target) HTTP/1.1\r\n"
             + "Host: \(endpoint.hostHeader)\r\n"
             + "Accept: */*\r\n"
             + "Connection: close\r\n\r\n"

@@ -42,7 +42,8 @@ public final class WebSocketClient {
 
         var random = SystemRandomNumberGenerator()
         let key = Data((0..<16).map { _ in UInt8.random(in: .min ... .max, using: &random) }).base64EncodedString()
-        var request = "GET \(endpoint.target) HTTP/1.1\r\n"
+        var request =
+            "GET \(endpoint.target) HTTP/1.1\r\n"
             + "Host: \(endpoint.hostHeader)\r\n"
             + "Upgrade: websocket\r\n"
             + "Connection: Upgrade\r\n"
@@ -108,7 +109,8 @@ public final class WebSocketClient {
                 switch try socket.read(into: &inbound, deadline: deadline) {
                 case .data: continue
                 case .timedOut: return nil
-                case .endOfStream: throw WebSocketError.closed(code: 1006, reason: "connection ended without a close frame")
+                case .endOfStream:
+                    throw WebSocketError.closed(code: 1006, reason: "connection ended without a close frame")
                 }
             }
         } catch let error as WebSocketError {
@@ -187,8 +189,9 @@ public final class WebSocketClient {
     /// Best effort: a close frame is a courtesy, and the socket is about to go away anyway.
     private func writeClose(code: UInt16?) {
         let payload = code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []
-        try? socket.write(Frame(fin: true, opcode: .close, payload: payload).encodedMasked(),
-                          deadline: Deadline(seconds: min(ioTimeout, 1)))
+        try? socket.write(
+            Frame(fin: true, opcode: .close, payload: payload).encodedMasked(),
+            deadline: Deadline(seconds: min(ioTimeout, 1)))
     }
 
     private func end(_ error: WebSocketError) {

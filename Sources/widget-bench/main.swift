@@ -20,11 +20,15 @@ func draggingScene() -> (Scene, (Int) -> Void) {
     let scene = DemoScene.make()
     let key = PointerKey(client: "bench", pointer: 1)
     scene.apply(.pointer(PointerInput(phase: .down, key: key, position: Point(x: 300, y: 214), clientTime: 0)), at: 0)
-    return (scene, { i in
-        let t = Double(i) / 60
-        let x = 300 - Double(i % 400) * 0.7
-        scene.apply(.pointer(PointerInput(phase: .move, key: key, position: Point(x: x, y: 214), clientTime: t)), at: t)
-    })
+    return (
+        scene,
+        { i in
+            let t = Double(i) / 60
+            let x = 300 - Double(i % 400) * 0.7
+            scene.apply(
+                .pointer(PointerInput(phase: .move, key: key, position: Point(x: x, y: 214), clientTime: t)), at: t)
+        }
+    )
 }
 
 // 1. Build + encode one full-scene frame.
@@ -36,16 +40,19 @@ do {
     var perFrame: [Double] = []
     var i = 0
     for _ in 0..<40 {
-        perFrame.append(seconds {
-            for _ in 0..<batch {
-                i += 1
-                step(i)
-                let frame = encoder.encode(scene.render(theme: .light), time: scene.time)
-                sink &+= frame.full.count
-            }
-        } / Double(batch))
+        perFrame.append(
+            seconds {
+                for _ in 0..<batch {
+                    i += 1
+                    step(i)
+                    let frame = encoder.encode(scene.render(theme: .light), time: scene.time)
+                    sink &+= frame.full.count
+                }
+            } / Double(batch))
     }
-    print("frame build+encode (ruler dragging, full scene): median \(String(format: "%.2f", median(perFrame) * 1e6)) µs  [budget ≤ 20 µs]  (\(sink % 7))")
+    print(
+        "frame build+encode (ruler dragging, full scene): median \(String(format: "%.2f", median(perFrame) * 1e6)) µs  [budget ≤ 20 µs]  (\(sink % 7))"
+    )
 }
 
 // 2. Bytes per frame while the ruler moves (60 Hz fling), and when idle.
@@ -57,7 +64,10 @@ do {
     scene.apply(.pointer(PointerInput(phase: .down, key: key, position: Point(x: 330, y: 214), clientTime: t)), at: t)
     for k in 1...10 {
         t += 0.008
-        scene.apply(.pointer(PointerInput(phase: .move, key: key, position: Point(x: 330 - 16 * Double(k), y: 214), clientTime: t)), at: t)
+        scene.apply(
+            .pointer(
+                PointerInput(phase: .move, key: key, position: Point(x: 330 - 16 * Double(k), y: 214), clientTime: t)),
+            at: t)
     }
     scene.apply(.pointer(PointerInput(phase: .up, key: key, position: Point(x: 170, y: 214), clientTime: t)), at: t)
     _ = encoder.encode(scene.render(theme: .light), time: t)
@@ -69,7 +79,9 @@ do {
         sizes.append(Double(frame.delta.count))
     }
     let idle = encoder.encode(scene.render(theme: .light), time: t + 1)
-    print("bytes per delta frame during a 2000 pt/s fling: median \(Int(median(sizes))) B over \(sizes.count) frames  [budget ≤ 1 KB]")
+    print(
+        "bytes per delta frame during a 2000 pt/s fling: median \(Int(median(sizes))) B over \(sizes.count) frames  [budget ≤ 1 KB]"
+    )
     print("idle: \(idle.changedLayers) changed layers → the server sends nothing")
 }
 
@@ -115,7 +127,9 @@ do {
         let s = seconds {
             for client in group {
                 repeat {
-                    guard case .write(let payload, _) = client.outbound.next(from: room, theme: .light) else { continue }
+                    guard case .write(let payload, _) = client.outbound.next(from: room, theme: .light) else {
+                        continue
+                    }
                     sent += payload.count
                     if copying {
                         precondition(payload.count <= 64 * 1024)
@@ -141,16 +155,20 @@ do {
         let frames = 400
         for k in 0..<frames {
             for _ in 0..<apart { i += 1; step(i); _ = room.advance(now: Double(i) / 60) }
-            _ = room.frame(theme: .light) // rendered once per room, before the fan-out
+            _ = room.frame(theme: .light)  // rendered once per room, before the fan-out
             for g in (k % 2 == 0 ? [0, 1] : [1, 0]) {
                 let r = fanOut(g == 0 ? before : after, copying: g == 0)
                 times[g].append(r.seconds); copied[g] += r.copied; sent[g] += r.sent
             }
         }
         let n = Double(frames * clients)
-        print("fan-out to \(clients) clients, \(label), \(Int(Double(sent[1]) / n)) B written per frame per client  (\(sink % 7)):")
+        print(
+            "fan-out to \(clients) clients, \(label), \(Int(Double(sent[1]) / n)) B written per frame per client  (\(sink % 7)):"
+        )
         for (g, name) in ["before (copy per write)", "after (shared buffer)  "].enumerated() {
-            print("  \(name): \(Int(Double(copied[g]) / n)) B copied per frame per client, median \(String(format: "%.1f", median(times[g]) * 1e9)) ns per client")
+            print(
+                "  \(name): \(Int(Double(copied[g]) / n)) B copied per frame per client, median \(String(format: "%.1f", median(times[g]) * 1e9)) ns per client"
+            )
         }
     }
 }

@@ -56,8 +56,9 @@ final class LiveConnection {
             if case .text(let text) = message, let object = Self.object(text) {
                 if object["type"] as? String == "welcome" {
                     let scene = object["scene"] as? [String: Any]
-                    sceneSize = Size(width: (scene?["width"] as? NSNumber)?.doubleValue ?? 0,
-                                     height: (scene?["height"] as? NSNumber)?.doubleValue ?? 0)
+                    sceneSize = Size(
+                        width: (scene?["width"] as? NSNumber)?.doubleValue ?? 0,
+                        height: (scene?["height"] as? NSNumber)?.doubleValue ?? 0)
                     return
                 }
                 // A refused hello (unknown scene, version) is final: say why at once.
@@ -92,7 +93,8 @@ final class LiveConnection {
             case "events":
                 for case let event as [String: Any] in object["events"] as? [Any] ?? []
                 where event["type"] as? String == "value"
-                    && event["final"] as? Bool == true {
+                    && event["final"] as? Bool == true
+                {
                     finalSeen = true
                 }
             case "semantics":
@@ -112,8 +114,9 @@ final class LiveConnection {
     /// The fields `ReplayResult.widgetsJSON` reads; the rest of Semantics.json is not needed.
     private static func semantics(_ o: [String: Any]?) -> Semantics? {
         guard let o, let id = o["id"] as? String else { return nil }
-        return Semantics(id: id, role: o["role"] as? String ?? "", label: o["label"] as? String ?? "",
-                         frame: Rect(x: 0, y: 0, width: 0, height: 0),
-                         valueNow: (o["valueNow"] as? NSNumber)?.doubleValue, valueText: o["valueText"] as? String)
+        return Semantics(
+            id: id, role: o["role"] as? String ?? "", label: o["label"] as? String ?? "",
+            frame: Rect(x: 0, y: 0, width: 0, height: 0),
+            valueNow: (o["valueNow"] as? NSNumber)?.doubleValue, valueText: o["valueText"] as? String)
     }
 }

@@ -22,8 +22,9 @@ struct LiveReplay {
 
         func svg() throws -> String {
             do {
-                return SVGRenderer.render(ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
-                                          ids: layers.map(\.id), size: size)
+                return SVGRenderer.render(
+                    ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
+                    ids: layers.map(\.id), size: size)
             } catch {
                 throw Failure.io("the server's last frame does not decode: \(error)")
             }
@@ -34,8 +35,10 @@ struct LiveReplay {
         var names: [String] = []
         for e in entries where !names.contains(e.client) { names.append(e.client) }
         if names.isEmpty { names = [TraceEntry.defaultClient] }
-        let connections = try names.map { try LiveConnection(url: url, room: room, scene: scene, theme: theme, client: $0) }
-        defer { connections.forEach { $0.close() } }
+        let connections = try names.map {
+            try LiveConnection(url: url, room: room, scene: scene, theme: theme, client: $0)
+        }
+        defer { for connection in connections { connection.close() } }
         let byName = Dictionary(uniqueKeysWithValues: zip(names, connections))
 
         let start = ContinuousClock.now
@@ -43,22 +46,25 @@ struct LiveReplay {
         for entry in entries {
             try pump(connections, until: start + .milliseconds(Int64((entry.sceneTime - origin).rounded())))
             try byName[entry.client]!.send(entry)
-            connections.forEach { $0.finalSeen = false }
+            for connection in connections { connection.finalSeen = false }
         }
         let deadline = ContinuousClock.now + .milliseconds(Int64(settleTimeout * 1000))
         while ContinuousClock.now < deadline, !connections.allSatisfy(\.finalSeen) {
             try pump(connections, until: min(deadline, .now + .milliseconds(20)))
         }
         if !connections.allSatisfy(\.finalSeen) {
-            warn("no final value event within \(JSONValue.number(settleTimeout).serialized) s; printing the latest values")
+            warn(
+                "no final value event within \(JSONValue.number(settleTimeout).serialized) s; printing the latest values"
+            )
         }
         // The semantics message follows the events of the same change.
         try pump(connections, until: .now + .milliseconds(200))
         guard let semantics = connections[0].semantics else {
             throw Failure.io("\(url): no semantics message received")
         }
-        return Outcome(widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers,
-                       size: connections[0].sceneSize)
+        return Outcome(
+            widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers,
+            size: connections[0].sceneSize)
     }
 
     /// Reads everything that arrives until `instant`.

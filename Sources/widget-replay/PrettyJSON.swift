@@ -11,7 +11,9 @@ enum PrettyJSON {
             if case .array(let items) = v, !items.isEmpty {
                 out += "[\n" + items.map { "    " + $0.serialized }.joined(separator: ",\n") + "\n  ]"
             } else if case .object(let inner) = v, !inner.isEmpty {
-                out += "{\n" + inner.map { "    " + JSONValue.string($0.0).serialized + ": " + $0.1.serialized }
+                out +=
+                    "{\n"
+                    + inner.map { "    " + JSONValue.string($0.0).serialized + ": " + $0.1.serialized }
                     .joined(separator: ",\n") + "\n  }"
             } else {
                 out += v.serialized

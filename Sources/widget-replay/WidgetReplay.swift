@@ -14,19 +14,24 @@ struct WidgetReplay: ParsableCommand {
     @Argument(help: "The trace file (JSON Lines); - reads standard input. Not needed with --layout.")
     var trace: String?
 
-    @Option(name: .customLong("svg"), help: ArgumentHelp("Write the final frame as SVG to this file.", valueName: "file"))
+    @Option(
+        name: .customLong("svg"), help: ArgumentHelp("Write the final frame as SVG to this file.", valueName: "file"))
     var svgPath: String?
 
-    @Option(name: .customLong("at"),
-            help: ArgumentHelp("Stop at this scene time (ms: a line's \"at\", or its \"t\" without one) instead of settling.",
-                               valueName: "ms"))
+    @Option(
+        name: .customLong("at"),
+        help: ArgumentHelp(
+            "Stop at this scene time (ms: a line's \"at\", or its \"t\" without one) instead of settling.",
+            valueName: "ms"))
     var atMilliseconds: Double?
 
     @Option(help: ArgumentHelp("Virtual frame clock while anything moves (1…1000 Hz).", valueName: "n"))
     var fps = 60.0
 
-    @Option(help: ArgumentHelp("Scene to replay against (default: the trace's \"# scene:\" line, else \(SceneCatalog.defaultName)). "
-                               + "One of: \(SceneCatalog.standard.names.joined(separator: ", ")).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Scene to replay against (default: the trace's \"# scene:\" line, else \(SceneCatalog.defaultName)). "
+                + "One of: \(SceneCatalog.standard.names.joined(separator: ", ")).", valueName: "name"))
     var scene: String?
 
     @Flag(help: "Print the scene's name, size and each widget's id and rect in scene points as JSON, and exit.")
@@ -35,8 +40,10 @@ struct WidgetReplay: ParsableCommand {
     @Option(help: ArgumentHelp("Theme of the SVG frame: light or dark.", valueName: "name"))
     var theme = "light"
 
-    @Option(help: ArgumentHelp("Play the trace live, at its recorded pace, against the server at ws://HOST:PORT/.",
-                               valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Play the trace live, at its recorded pace, against the server at ws://HOST:PORT/.",
+            valueName: "url"))
     var url: String?
 
     @Option(help: ArgumentHelp("Room to join in live mode.", valueName: "name"))
@@ -46,7 +53,9 @@ struct WidgetReplay: ParsableCommand {
         guard layout || trace != nil else { throw ValidationError("missing TRACE (a .jsonl file, or - for stdin)") }
         guard fps.isFinite, (1...1000).contains(fps) else { throw ValidationError("--fps must be 1…1000") }
         if let atMilliseconds {
-            guard atMilliseconds.isFinite, atMilliseconds >= 0 else { throw ValidationError("--at must be a time in ms ≥ 0") }
+            guard atMilliseconds.isFinite, atMilliseconds >= 0 else {
+                throw ValidationError("--at must be a time in ms ≥ 0")
+            }
         }
         guard Theme.named(theme) != nil else {
             throw ValidationError("--theme must be one of \(Theme.all.map(\.name).joined(separator: ", "))")
@@ -54,8 +63,12 @@ struct WidgetReplay: ParsableCommand {
         if let scene, SceneCatalog.standard.make(scene) == nil {
             throw ValidationError("--scene: \(SceneCatalog.standard.unknown(scene))")
         }
-        guard ClientMessage.isValidRoom(room) else { throw ValidationError("--room must be \(ClientMessageLimits.roomPattern)") }
-        if url != nil, atMilliseconds != nil { throw ValidationError("--at is for offline replay; live mode plays the whole trace") }
+        guard ClientMessage.isValidRoom(room) else {
+            throw ValidationError("--room must be \(ClientMessageLimits.roomPattern)")
+        }
+        if url != nil, atMilliseconds != nil {
+            throw ValidationError("--at is for offline replay; live mode plays the whole trace")
+        }
     }
 
     func run() throws {
@@ -80,7 +93,9 @@ struct WidgetReplay: ParsableCommand {
     }
 
     private func makeScene(_ name: String) throws -> () -> Scene {
-        guard SceneCatalog.standard.make(name) != nil else { throw Failure.badTrace(SceneCatalog.standard.unknown(name)) }
+        guard SceneCatalog.standard.make(name) != nil else {
+            throw Failure.badTrace(SceneCatalog.standard.unknown(name))
+        }
         return { SceneCatalog.standard.make(name)! }
     }
 

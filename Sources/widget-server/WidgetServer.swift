@@ -18,7 +18,8 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Port to listen on (0 picks a free one).")
     var port = 8080
 
-    @Option(help: "Directory of the static page (default: Public/ beside the executable, else in the working directory).")
+    @Option(
+        help: "Directory of the static page (default: Public/ beside the executable, else in the working directory).")
     var `public`: String?
 
     @Option(help: "Frame clock while anything moves, in Hz (1…240).")
@@ -73,17 +74,20 @@ struct WidgetServer: ParsableCommand {
             return source
         }
         server.run()
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
     }
 
     private func publicDirectory() throws -> String {
         if let explicit = self.public {
-            guard PublicDirectory.hasIndex(explicit) else { throw ValidationError("no index.html in \(explicit) (--public)") }
+            guard PublicDirectory.hasIndex(explicit) else {
+                throw ValidationError("no index.html in \(explicit) (--public)")
+            }
             return explicit
         }
         do {
-            return try PublicDirectory.locate(executable: PublicDirectory.currentExecutable,
-                                              workingDirectory: FileManager.default.currentDirectoryPath)
+            return try PublicDirectory.locate(
+                executable: PublicDirectory.currentExecutable,
+                workingDirectory: FileManager.default.currentDirectoryPath)
         } catch {
             throw ValidationError(error.description)
         }

@@ -21,7 +21,7 @@ import Testing
         l.fillCircle(center: Point(x: 1, y: 1), radius: 2)
         l.fillPolygon([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 0, y: 1)])
         l.restore()
-        l.save() // left open on purpose
+        l.save()  // left open on purpose
         return l
     }
 
@@ -36,21 +36,29 @@ import Testing
             case .restore: return ["restore()"]
             case let .translate(x, y): return ["translate(\(n(x)),\(n(y)))"]
             case let .scale(x, y): return ["scale(\(n(x)),\(n(y)))"]
-            case let .clip(r): return ["beginPath()", "rect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))", "clip()"]
+            case let .clip(r):
+                return ["beginPath()", "rect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))", "clip()"]
             case let .setFill(c): return ["fillStyle=\(rgba(c))"]
             case let .setStroke(c, w): return ["strokeStyle=\(rgba(c))", "lineWidth=\(n(w))"]
             case let .setAlpha(a): return ["globalAlpha=\(n(a))"]
             case let .fillRect(r): return ["fillRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))"]
             case let .fillRoundRect(r, radius):
-                return ["beginPath()", "roundRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)),\(n(radius)))", "fill()"]
-            case let .fillCircle(c, r): return ["beginPath()", "arc(\(n(c.x)),\(n(c.y)),\(n(r)),0,\(2 * Double.pi))", "fill()"]
-            case let .line(x0, y0, x1, y1): return ["beginPath()", "moveTo(\(n(x0)),\(n(y0)))", "lineTo(\(n(x1)),\(n(y1)))", "stroke()"]
+                return [
+                    "beginPath()", "roundRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)),\(n(radius)))", "fill()",
+                ]
+            case let .fillCircle(c, r):
+                return ["beginPath()", "arc(\(n(c.x)),\(n(c.y)),\(n(r)),0,\(2 * Double.pi))", "fill()"]
+            case let .line(x0, y0, x1, y1):
+                return ["beginPath()", "moveTo(\(n(x0)),\(n(y0)))", "lineTo(\(n(x1)),\(n(y1)))", "stroke()"]
             case let .fillPolygon(pts):
-                return ["beginPath()"] + pts.enumerated().map { i, p in "\(i == 0 ? "moveTo" : "lineTo")(\(n(p.x)),\(n(p.y)))" }
+                return ["beginPath()"]
+                    + pts.enumerated().map { i, p in "\(i == 0 ? "moveTo" : "lineTo")(\(n(p.x)),\(n(p.y)))" }
                     + ["closePath()", "fill()"]
             case let .text(s, x, y, size, a, b, w):
-                return ["textAlign=\(align[Int(a.rawValue)])", "textBaseline=\(baseline[Int(b.rawValue)])",
-                        "font=\(w == .bold ? "bold " : "")\(n(size))px \(font)", "fillText(\(s),\(n(x)),\(n(y)))"]
+                return [
+                    "textAlign=\(align[Int(a.rawValue)])", "textBaseline=\(baseline[Int(b.rawValue)])",
+                    "font=\(w == .bold ? "bold " : "")\(n(size))px \(font)", "fillText(\(s),\(n(x)),\(n(y)))",
+                ]
             }
         }
     }
@@ -60,7 +68,8 @@ import Testing
         var encoder = FrameEncoder()
         let list = Self.layer()
         let frame = encoder.encode([Layer(id: 7, list: list)], time: 1)
-        let expected = ["setTransform(1,0,0,1,0,0)", "clearRect(0,0,10,10)", "setTransform(1,0,0,1,0,0)", "save()"]
+        let expected =
+            ["setTransform(1,0,0,1,0,0)", "clearRect(0,0,10,10)", "setTransform(1,0,0,1,0,0)", "save()"]
             + Self.expectedCalls(try DisplayListDecoder.decode(list.bytes))
             + ["restore()", "restore()"]
 
@@ -68,21 +77,23 @@ import Testing
         let b = try Chromium()
         defer { b.close() }
         try b.navigate(server.httpURL)
-        let calls = try b.evaluate("""
-            (async () => {
-              const m = await import('/js/painter.js');
-              const log = [];
-              const ctx = new Proxy({ canvas: { width: 10, height: 10 } }, {
-                get: (t, k) => k === 'canvas' ? t.canvas : (...a) => { log.push(`${String(k)}(${a.join(',')})`); },
-                set: (t, k, v) => { log.push(`${String(k)}=${v}`); return true; },
-              });
-              const bytes = Uint8Array.from(atob('\(Data(frame.full).base64EncodedString())'), (c) => c.charCodeAt(0));
-              const store = new m.LayerStore();
-              if (!store.apply(bytes.buffer)) return ['frame rejected'];
-              m.paint(ctx, store, 1, 1);
-              return log;
-            })()
-            """) as? [Any]
+        let calls =
+            try b.evaluate(
+                """
+                (async () => {
+                  const m = await import('/js/painter.js');
+                  const log = [];
+                  const ctx = new Proxy({ canvas: { width: 10, height: 10 } }, {
+                    get: (t, k) => k === 'canvas' ? t.canvas : (...a) => { log.push(`${String(k)}(${a.join(',')})`); },
+                    set: (t, k, v) => { log.push(`${String(k)}=${v}`); return true; },
+                  });
+                  const bytes = Uint8Array.from(atob('\(Data(frame.full).base64EncodedString())'), (c) => c.charCodeAt(0));
+                  const store = new m.LayerStore();
+                  if (!store.apply(bytes.buffer)) return ['frame rejected'];
+                  m.paint(ctx, store, 1, 1);
+                  return log;
+                })()
+                """) as? [Any]
         let got = (calls ?? []).compactMap { $0 as? String }
         #expect(got == expected)
     }

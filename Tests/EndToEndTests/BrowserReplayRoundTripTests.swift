@@ -21,7 +21,9 @@ import Testing
         var t = Date().timeIntervalSince1970
         // A slow drag right by 73 pt, held before release: revises to a tick.
         try b.mouse("mousePressed", x: 100, y: 214, timestamp: t)
-        for i in 1...10 { try b.mouse("mouseMoved", x: 100 + 7.3 * Double(i), y: 214, timestamp: t + 0.016 * Double(i)) }
+        for i in 1...10 {
+            try b.mouse("mouseMoved", x: 100 + 7.3 * Double(i), y: 214, timestamp: t + 0.016 * Double(i))
+        }
         t += 0.3
         try b.mouse("mouseReleased", x: 173, y: 214, timestamp: t)
         // The final value (announced once the 0.2 s settle ends), not just the value passing 71.8.
@@ -33,8 +35,9 @@ import Testing
         for i in 1...12 { try b.mouse("mouseMoved", x: 330 - 12 * Double(i), y: 214, timestamp: t + 0.008 * Double(i)) }
         try b.mouse("mouseReleased", x: 186, y: 214, timestamp: t + 0.1)
         // Wait for the glide to end: the announcer gets the final value.
-        try b.waitFor("document.getElementById('announcer').textContent !== '' && "
-            + "document.getElementById('announcer').textContent !== '71.8 kg'", timeout: 10)
+        try b.waitFor(
+            "document.getElementById('announcer').textContent !== '' && "
+                + "document.getElementById('announcer').textContent !== '71.8 kg'", timeout: 10)
         let live = try #require(b.evaluate(Self.value) as? Double)
         #expect(live > 71.8 + 5, "the fling glided well past the drag: \(live)")
 

@@ -11,8 +11,9 @@ import Testing
         let browser = try Chromium()
         try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
         try browser.navigate(server.httpURL + query)
-        try browser.waitFor("document.documentElement.dataset.connection === 'open' && "
-            + "Number(document.documentElement.dataset.frames) > 0 && \(Self.value) > 0", timeout: 10)
+        try browser.waitFor(
+            "document.documentElement.dataset.connection === 'open' && "
+                + "Number(document.documentElement.dataset.frames) > 0 && \(Self.value) > 0", timeout: 10)
         return browser
     }
 
@@ -20,7 +21,8 @@ import Testing
     func drag(_ b: Chromium, from x0: Double, by dx: Double, steps: Int = 20, t0: inout Double) throws {
         try b.mouse("mousePressed", x: x0, y: Self.rulerY, timestamp: t0)
         for i in 1...steps {
-            try b.mouse("mouseMoved", x: x0 + dx * Double(i) / Double(steps), y: Self.rulerY, timestamp: t0 + 0.016 * Double(i))
+            try b.mouse(
+                "mouseMoved", x: x0 + dx * Double(i) / Double(steps), y: Self.rulerY, timestamp: t0 + 0.016 * Double(i))
         }
         t0 += 0.016 * Double(steps) + 0.1
         try b.mouse("mouseReleased", x: x0 + dx, y: Self.rulerY, timestamp: t0)
@@ -40,7 +42,8 @@ import Testing
         try b.waitFor("Math.abs(\(Self.value) - \(start + 1.0)) < 0.05", timeout: 5)
         for _ in 1...9 { try drag(b, from: 300, by: -100, t0: &t) }
         try b.waitFor("Math.abs(\(Self.value) - \(start + 10.0)) < 0.05", timeout: 10)
-        let text = try b.evaluate("document.querySelector('[data-widget=ruler]').getAttribute('aria-valuetext')") as? String
+        let text =
+            try b.evaluate("document.querySelector('[data-widget=ruler]').getAttribute('aria-valuetext')") as? String
         #expect(text == "82.5 kg")
     }
 
@@ -51,11 +54,11 @@ import Testing
         defer { b.close() }
         // Distinct colours in the ruler band and in the readout band (device pixels, dpr 2).
         let distinct = """
-        (() => { const c = document.getElementById('canvas'); const g = c.getContext('2d');
-          const count = (y, h) => { const d = g.getImageData(0, y * 2, c.width, h * 2).data; const s = new Set();
-            for (let i = 0; i < d.length; i += 4) s.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]); return s.size; };
-          return [count(150, 128), count(48, 80)]; })()
-        """
+            (() => { const c = document.getElementById('canvas'); const g = c.getContext('2d');
+              const count = (y, h) => { const d = g.getImageData(0, y * 2, c.width, h * 2).data; const s = new Set();
+                for (let i = 0; i < d.length; i += 4) s.add((d[i] << 16) | (d[i+1] << 8) | d[i+2]); return s.size; };
+              return [count(150, 128), count(48, 80)]; })()
+            """
         let counts = try #require(b.evaluate(distinct) as? [Any]).compactMap { ($0 as? NSNumber)?.intValue }
         #expect(counts.count == 2)
         #expect(counts.allSatisfy { $0 >= 3 }, "colours per band: \(counts)")
@@ -69,7 +72,8 @@ import Testing
         let server = try ServerProcess()
         let b = try open(server)
         defer { b.close() }
-        _ = try b.evaluate("""
+        _ = try b.evaluate(
+            """
             (() => { window.keyLog = [];
               document.addEventListener('keydown', e => keyLog.push(e.key + ':' + e.defaultPrevented));
               document.querySelector('[data-widget=ruler]').focus(); return true; })()
@@ -101,10 +105,12 @@ import Testing
         defer { b.close() }
         try b.navigate(server.httpURL)
         try b.waitFor("document.documentElement.dataset.connection === 'mismatch'", timeout: 10)
-        let banner = try b.evaluate("""
-            (() => { const el = document.getElementById('banner');
-              return el.hidden ? '' : el.textContent + '|' + getComputedStyle(el).display; })()
-            """) as? String
+        let banner =
+            try b.evaluate(
+                """
+                (() => { const el = document.getElementById('banner');
+                  return el.hidden ? '' : el.textContent + '|' + getComputedStyle(el).display; })()
+                """) as? String
         #expect(banner?.contains("protocol 0") == true, "\(banner ?? "nil")")
         #expect(banner?.contains("server speaks 2") == true, "\(banner ?? "nil")")
         #expect(banner?.hasSuffix("|none") == false)

@@ -10,14 +10,19 @@ import Testing
         defer { b.close() }
         try b.setViewport(width: 390, height: 844, deviceScaleFactor: 1)
         try b.navigate(server.httpURL + "?scene=ruler&room=solo")
-        try b.waitFor("document.documentElement.dataset.scene === 'ruler' && "
-            + "Number(document.documentElement.dataset.frames) > 0", timeout: 10)
-        let size = try b.evaluate("""
-            (() => { const r = document.getElementById('canvas').getBoundingClientRect(); return [r.width, r.height]; })()
-            """) as? [Double]
+        try b.waitFor(
+            "document.documentElement.dataset.scene === 'ruler' && "
+                + "Number(document.documentElement.dataset.frames) > 0", timeout: 10)
+        let size =
+            try b.evaluate(
+                """
+                (() => { const r = document.getElementById('canvas').getBoundingClientRect(); return [r.width, r.height]; })()
+                """) as? [Double]
         // Fits the 390 pt width exactly: 390 × 300 CSS px.
         #expect(size == [390, 300], "\(size ?? [])")
-        #expect(try b.evaluate("Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))") as? Double == 72.5)
+        #expect(
+            try b.evaluate("Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))")
+                as? Double == 72.5)
     }
 
     @Test("an unknown ?scene= shows the server's reason and stops reconnecting")
@@ -27,7 +32,10 @@ import Testing
         defer { b.close() }
         try b.navigate(server.httpURL + "?scene=nope")
         try b.waitFor("document.documentElement.dataset.connection === 'refused'", timeout: 10)
-        let banner = try b.evaluate("document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent") as? String
+        let banner =
+            try b.evaluate(
+                "document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent")
+            as? String
         #expect(banner == "no scene \"nope\" (scenes: demo, ruler)")
     }
 }

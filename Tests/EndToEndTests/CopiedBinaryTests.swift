@@ -10,7 +10,8 @@ import WebSocketClient
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         // Copied by `cp`, not in-process: a write descriptor open here would leak into
         // children spawned meanwhile by parallel tests and make exec fail (ETXTBSY).
-        let cp = try ChildProcess(executable: "/bin/cp", arguments: [ServerProcess.binaryPath(), dir.path + "/widget-server"])
+        let cp = try ChildProcess(
+            executable: "/bin/cp", arguments: [ServerProcess.binaryPath(), dir.path + "/widget-server"])
         #expect(cp.waitForExit(timeout: 30))
         return dir
     }
@@ -32,7 +33,8 @@ import WebSocketClient
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(at: PackagePaths.publicDirectory, to: dir.appendingPathComponent("Public"))
         // Run from elsewhere: only "beside the executable" can find the page.
-        let server = try ServerProcess(executable: dir.appendingPathComponent("widget-server").path, workingDirectory: "/")
+        let server = try ServerProcess(
+            executable: dir.appendingPathComponent("widget-server").path, workingDirectory: "/")
         let page = try WebSocketClient.httpGet(url: server.httpURL, timeout: 5)
         #expect(page.status == 200)
         #expect(String(decoding: page.body, as: UTF8.self).contains("<canvas"))
@@ -41,8 +43,9 @@ import WebSocketClient
     @Test func itServesThePageInTheWorkingDirectory() throws {
         let dir = try copyOfServer()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let server = try ServerProcess(executable: dir.appendingPathComponent("widget-server").path,
-                                       workingDirectory: PackagePaths.root.path)
+        let server = try ServerProcess(
+            executable: dir.appendingPathComponent("widget-server").path,
+            workingDirectory: PackagePaths.root.path)
         #expect(try WebSocketClient.httpGet(url: server.httpURL + "js/app.js", timeout: 5).status == 200)
     }
 

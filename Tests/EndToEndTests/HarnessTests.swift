@@ -42,12 +42,14 @@ struct ChromiumHarnessTests {
         let browser = try Chromium()
         defer { browser.close() }
         try browser.setViewport(width: 400, height: 300)
-        try browser.navigate(page("""
-            <body style="margin:0;height:100vh"><script>
-            window.clicks = [];
-            addEventListener('click', e => clicks.push([e.clientX, e.clientY, e.button]));
-            </script></body>
-            """))
+        try browser.navigate(
+            page(
+                """
+                <body style="margin:0;height:100vh"><script>
+                window.clicks = [];
+                addEventListener('click', e => clicks.push([e.clientX, e.clientY, e.button]));
+                </script></body>
+                """))
 
         try browser.mouse("mousePressed", x: 120, y: 80)
         try browser.mouse("mouseReleased", x: 120, y: 80)
@@ -58,12 +60,14 @@ struct ChromiumHarnessTests {
     @Test func mouseTimestampsAndDragButtonsReachThePage() throws {
         let browser = try Chromium()
         defer { browser.close() }
-        try browser.navigate(page("""
-            <body style="margin:0;height:100vh"><script>
-            window.moves = [];
-            addEventListener('mousemove', e => moves.push({t: e.timeStamp, buttons: e.buttons}));
-            </script></body>
-            """))
+        try browser.navigate(
+            page(
+                """
+                <body style="margin:0;height:100vh"><script>
+                window.moves = [];
+                addEventListener('mousemove', e => moves.push({t: e.timeStamp, buttons: e.buttons}));
+                </script></body>
+                """))
 
         let start = Date().timeIntervalSince1970
         try browser.mouse("mousePressed", x: 10, y: 10, timestamp: start)
@@ -86,7 +90,8 @@ struct ChromiumHarnessTests {
         let png = [UInt8](try browser.screenshot())
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         // IHDR is the first chunk: width and height are big-endian at bytes 16..<24.
-        let size = png.count >= 24
+        let size =
+            png.count >= 24
             ? (png[16..<20].reduce(0) { $0 << 8 | Int($1) }, png[20..<24].reduce(0) { $0 << 8 | Int($1) })
             : (0, 0)
         #expect(size == (640, 400))
@@ -95,13 +100,15 @@ struct ChromiumHarnessTests {
     @Test func consoleMessagesAndExceptionsAreCollected() throws {
         let browser = try Chromium()
         defer { browser.close() }
-        try browser.navigate(page("""
-            <script>
-            console.log('hello', 42);
-            setTimeout(() => { throw new Error('boom'); });
-            setTimeout(() => { window.done = true; }, 50);
-            </script>
-            """))
+        try browser.navigate(
+            page(
+                """
+                <script>
+                console.log('hello', 42);
+                setTimeout(() => { throw new Error('boom'); });
+                setTimeout(() => { window.done = true; }, 50);
+                </script>
+                """))
         try browser.waitFor("window.done", timeout: 5)
 
         #expect(browser.consoleMessages.contains("log: hello 42"))
@@ -128,8 +135,8 @@ struct ChromiumHarnessTests {
         var product: String?
         while product == nil, !deadline.hasPassed {
             guard case .text(let text)? = try socket.receive(timeout: deadline.remaining),
-                  let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                  reply["id"] as? Int == 1
+                let reply = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                reply["id"] as? Int == 1
             else { continue }
             product = (reply["result"] as? [String: Any])?["product"] as? String
         }
@@ -291,8 +298,9 @@ struct WebSocketClientHarnessTests {
 
         let chunked = try ScriptedServer { peer in
             _ = try peer.readRequestHead()
-            try peer.write("HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\n\r\n")
+            try peer.write(
+                "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "5\r\nhello\r\n7;ext=1\r\n, world\r\n0\r\n\r\n")
         }
         let missing = try WebSocketClient.httpGet(url: "http://127.0.0.1:\(chunked.port)/", timeout: 5)
         #expect(missing.status == 404)
@@ -313,7 +321,8 @@ struct ServerProcessHarnessTests {
 
     @Test func parsesThePortFromTheListeningLine() throws {
         // `tail -f /dev/null` blocks until signalled, like a server.
-        let script = try stub("""
+        let script = try stub(
+            """
             echo "args: $*"
             echo "widget-server listening on http://127.0.0.1:4567/ (room default)"
             exec tail -f /dev/null

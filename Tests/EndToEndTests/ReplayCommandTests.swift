@@ -50,7 +50,8 @@ import Testing
         try lines.joined(separator: "\n").write(to: trace, atomically: true, encoding: .utf8)
 
         for scene in [nil, "demo"] as [String?] {
-            let (out, exited) = try run([trace.path, "--svg", trace.path + ".svg"] + (scene.map { ["--scene", $0] } ?? []))
+            let (out, exited) = try run(
+                [trace.path, "--svg", trace.path + ".svg"] + (scene.map { ["--scene", $0] } ?? []))
             #expect(exited)
             let result = try json(out)
             let ruler = (result["widgets"] as? [String: Any])?["ruler"] as? [String: Any]

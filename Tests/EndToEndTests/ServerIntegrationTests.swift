@@ -176,14 +176,14 @@ import WebSocketClient
         // The server sees a's close asynchronously: until it has, "c" is refused.
         let deadline = Date().addingTimeInterval(5)
         var c: WireClient?
-        while c == nil && Date() < deadline { c = try? WireClient(server, room: "c") } // evicts the empty room "a"
+        while c == nil && Date() < deadline { c = try? WireClient(server, room: "c") }  // evicts the empty room "a"
         #expect(c != nil)
         let full = try WireClient(server, hello: false)
         try full.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "d"])
         _ = try full.waitForError("server_full")
         c?.socket.close()
         var again: WireClient?
-        while again == nil && Date() < deadline + 5 { again = try? WireClient(server, room: "a") } // evicts "c"
+        while again == nil && Date() < deadline + 5 { again = try? WireClient(server, room: "a") }  // evicts "c"
         let ruler = try #require(again).nextSemantics()["ruler"]
         #expect(ruler?["valueNow"] as? Double == 72.5, "an evicted room starts afresh")
         try b.drag(from: 300, by: -10)
@@ -226,8 +226,9 @@ import WebSocketClient
         let widgets = try c.nextSemantics()
         let ruler = try #require(widgets["ruler"])
         // docs/PROTOCOL.md, key: ←/↓, →/↑, PageDown, PageUp; "Widget actions": setValue.
-        #expect(Set(try #require(ruler["keys"] as? [String]))
-            == ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp"])
+        #expect(
+            Set(try #require(ruler["keys"] as? [String]))
+                == ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp"])
         #expect(ruler["actions"] as? [String] == ["setValue"])
         let readout = try #require(widgets["readout"])
         #expect((readout["keys"] as? [String])?.isEmpty == true)
@@ -256,7 +257,10 @@ import WebSocketClient
         let c = try WireClient(server)
         for (message, mentions) in [
             (setValue(80, widget: "foo"), #"no widget "foo" in this scene (widgets: readout, ruler)"#),
-            (["type": "action", "widget": "ruler", "action": "spin", "t": 1], #"no action "spin" on widget "ruler" (it has: setValue)"#),
+            (
+                ["type": "action", "widget": "ruler", "action": "spin", "t": 1],
+                #"no action "spin" on widget "ruler" (it has: setValue)"#
+            ),
             (setValue(1000), #"setValue on "ruler": args.value must be a finite number within 8.5…999.9"#),
             (setValue("80"), "args.value"),
             (["type": "action", "widget": "ruler", "action": "setValue", "t": 1], "args.value is required"),
@@ -300,8 +304,8 @@ import WebSocketClient
     }
 }
 
-private extension ReplayResult {
-    var finalValues: [Double] {
+extension ReplayResult {
+    fileprivate var finalValues: [Double] {
         finalEvents.compactMap { if case let .value(v, _, _) = $0.kind { v } else { nil } }
     }
 }

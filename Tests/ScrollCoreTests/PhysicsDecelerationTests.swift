@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollCore
 
 @Suite struct PhysicsDecelerationTests {
@@ -53,8 +54,8 @@ import Testing
         let t = try #require(fling.time(reaching: 1000))
         #expect(abs(t - 0.0204114) < 1e-7)
         #expect(abs(fling.velocity(at: t) - 4799.7997) < 0.001)
-        #expect(fling.time(reaching: 800) == nil)      // behind the start
-        #expect(fling.time(reaching: 4000) == nil)     // beyond the rest at 3397.5
+        #expect(fling.time(reaching: 800) == nil)  // behind the start
+        #expect(fling.time(reaching: 4000) == nil)  // beyond the rest at 3397.5
     }
 
     @Test func retargetedFlingLandsExactlyOnTarget() {

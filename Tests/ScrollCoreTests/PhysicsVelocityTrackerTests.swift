@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 @Suite struct PhysicsVelocityTrackerTests {
@@ -112,10 +113,12 @@ import Testing
         var d = RulerDriver(value: 72.5)
         d.send(.down, x: 300)
         d.ruler.advance(to: d.time, events: &d.events)
-        _ = d.ruler.pointer(PointerInput(phase: .move, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
-                            at: d.time, events: &d.events)
-        _ = d.ruler.pointer(PointerInput(phase: .up, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
-                            at: d.time, events: &d.events)
+        _ = d.ruler.pointer(
+            PointerInput(phase: .move, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
+            at: d.time, events: &d.events)
+        _ = d.ruler.pointer(
+            PointerInput(phase: .up, key: d.key, position: Point(x: 300, y: d.y), clientTime: 1e-300),
+            at: d.time, events: &d.events)
         d.run(for: 1)
         #expect(d.finalValues == [72.5])
     }

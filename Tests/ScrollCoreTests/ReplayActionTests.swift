@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// docs/TRACES.md: action lines are recorded like any input and replayed exactly; a line the
@@ -8,24 +9,31 @@ import Testing
     func recorded() throws {
         var recorder = TraceRecorder()
         let sent = try ClientMessage.parse(
-            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"t":40}"#).get()
+            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"t":40}"#
+        ).get()
         let lines = recorder.record(sent, client: "c2", roomTime: 1.5)
-        #expect(lines.map(\.jsonLine)
-            == [#"{"t":1500,"at":1500,"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"client":"c2"}"#])
+        #expect(
+            lines.map(\.jsonLine)
+                == [
+                    #"{"t":1500,"at":1500,"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"client":"c2"}"#
+                ])
         #expect(try TraceParser.parse(lines[0].jsonLine, name: "r") == lines)
         // Live replay sends what the page would have sent, with the line's t.
-        #expect(try ClientMessage.parse(lines[0].wireJSON).get()
-            == .action(.init(widget: "ruler", action: "setValue", args: ["value": 80.3], t: 1500)))
+        #expect(
+            try ClientMessage.parse(lines[0].wireJSON).get()
+                == .action(.init(widget: "ruler", action: "setValue", args: ["value": 80.3], t: 1500)))
         #expect(lines[0].clientMessage == (try ClientMessage.parse(lines[0].wireJSON).get()))
         // Without args, the line leaves them out; the server names the focus before recording.
         let bare = try ClientMessage.parse(#"{"type":"action","action":"reset","t":41}"#).get()
-        #expect(recorder.record(bare.naming(focus: "ruler"), client: "c2", roomTime: 1.6).map(\.jsonLine)
-            == [#"{"t":1501,"at":1600,"type":"action","widget":"ruler","action":"reset","client":"c2"}"#])
+        #expect(
+            recorder.record(bare.naming(focus: "ruler"), client: "c2", roomTime: 1.6).map(\.jsonLine)
+                == [#"{"t":1501,"at":1600,"type":"action","widget":"ruler","action":"reset","client":"c2"}"#])
     }
 
     @Test("an action line without a widget goes to the scene's default focus")
     func defaultFocus() throws {
-        let entries = try TraceParser.parse(#"{"t": 0, "type": "action", "action": "setValue", "args": {"value": 42}}"#, name: "t")
+        let entries = try TraceParser.parse(
+            #"{"t": 0, "type": "action", "action": "setValue", "args": {"value": 42}}"#, name: "t")
         #expect(entries == [.action("setValue", t: 0, args: ["value": 42])])
         let result = Replayer(makeScene: SceneFocusAndWheelTests.scene).run(entries)
         let values = result.scene.semantics.compactMap { s in s.valueNow.map { (s.id, $0) } }
@@ -42,11 +50,12 @@ import Testing
             """
         let result = Replayer().run(try TraceParser.parse(text, name: "t"))
         #expect(result.finalValues == [75.5])
-        #expect(result.refused.map(\.message) == [
-            "no widget \"foo\" in this scene (widgets: readout, ruler)",
-            "no action \"spin\" on widget \"ruler\" (it has: setValue)",
-            "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9",
-        ])
+        #expect(
+            result.refused.map(\.message) == [
+                "no widget \"foo\" in this scene (widgets: readout, ruler)",
+                "no action \"spin\" on widget \"ruler\" (it has: setValue)",
+                "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9",
+            ])
         #expect(result.refused.map(\.entry.t) == [0, 10, 20])
         let json = try plainJSON(result.json)
         let reported = try #require(json["refused"] as? [[String: Any]])
@@ -60,13 +69,18 @@ import Testing
     @Test("malformed action lines name the field and the line")
     func malformed() {
         func error(_ line: String) -> String? {
-            do { _ = try TraceParser.parse("\n" + line, name: "trace.jsonl"); return nil } catch { return error.description }
+            do { _ = try TraceParser.parse("\n" + line, name: "trace.jsonl"); return nil } catch {
+                return error.description
+            }
         }
-        #expect(error(#"{"t": 0, "type": "action", "widget": "ruler"}"#) == #"trace.jsonl:2: "action" is required on an action line"#)
-        #expect(error(#"{"t": 0, "type": "action", "action": "setValue", "args": [80]}"#)?
-            .hasPrefix(#"trace.jsonl:2: "args" must be an object of at most 16 arguments"#) == true)
-        #expect(error(#"{"t": 0, "type": "action", "action": "setValue", "widget": 3}"#)
-            == #"trace.jsonl:2: "widget" must be a string of 1–64 characters"#)
+        #expect(
+            error(#"{"t": 0, "type": "action", "widget": "ruler"}"#)
+                == #"trace.jsonl:2: "action" is required on an action line"#)
+        #expect(
+            error(#"{"t": 0, "type": "action", "action": "setValue", "args": [80]}"#)?
+                .hasPrefix(#"trace.jsonl:2: "args" must be an object of at most 16 arguments"#) == true)
+        #expect(
+            error(#"{"t": 0, "type": "action", "action": "setValue", "widget": 3}"#)
+                == #"trace.jsonl:2: "widget" must be a string of 1–64 characters"#)
     }
 }
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// docs/TRACES.md, "Timeline": a line is applied at its arrival `at` (scene time) and its
@@ -42,7 +43,10 @@ import Testing
 
         // The same lines without "at" are applied at t: τ = 0.2 s, 0.998^200 = 0.670052,
         //   x = 7370 + 600·(1 − 0.670052) = 7567.97 pt → tick 7570 → 75.7 kg, final at 0.5 + 0.2 s.
-        let atT = Replayer().run(entries.map { var e = $0; e.at = nil; return e })
+        let atT = Replayer().run(
+            entries.map {
+                var e = $0; e.at = nil; return e
+            })
         #expect(atT.finalValues == [75.7])
         #expect(abs((atT.finalEvents.last?.time ?? 0) - 0.7) < 1e-9)
         #expect(atT.finalValues != result.finalValues)
@@ -64,7 +68,9 @@ import Testing
         #expect(held.finalEvents.isEmpty)
     }
 
-    @Test("velocity comes from t: bunched arrivals of a regular drag fling exactly like fling.jsonl; the glide starts at the release's at")
+    @Test(
+        "velocity comes from t: bunched arrivals of a regular drag fling exactly like fling.jsonl; the glide starts at the release's at"
+    )
     func velocityFromClientTime() throws {
         // fling.jsonl's samples (10 ms, 12 pt apart: 1200 pt/s) reaching the scene in bursts.
         let arrivals: [Double] = [0, 35, 35, 35, 35, 70, 70, 70, 70, 130, 130, 130]
@@ -96,8 +102,9 @@ import Testing
         lines += recorder.record(try pointer("down", 300, 50000), client: "c1", roomTime: 1)
         for k in 1...10 {
             let arrival = 1 + max(0, Double(k) * 10 - 40) / 1000
-            lines += recorder.record(try pointer("move", 300 - 12 * Double(k), 50000 + 10 * Double(k)),
-                                     client: "c1", roomTime: arrival)
+            lines += recorder.record(
+                try pointer("move", 300 - 12 * Double(k), 50000 + 10 * Double(k)),
+                client: "c1", roomTime: arrival)
         }
         lines += recorder.record(try pointer("up", 180, 50100), client: "c1", roomTime: 1.06)
         // c2 (page clock 7 ms at room time 1.07 s) catches the glide 10 ms after the release

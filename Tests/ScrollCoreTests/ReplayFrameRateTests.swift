@@ -1,10 +1,12 @@
 import Testing
+
 @testable import ScrollCore
 
 /// DESIGN.md principle 2: the same trace gives the same result at 30, 60 or 240 fps.
 @Suite struct ReplayFrameRateTests {
-    @Test("30, 60 and 240 fps: same final values, final events at the same times (1e-6)",
-          arguments: ["slow-drag.jsonl", "fling.jsonl", "fling-caught.jsonl", "wrap.jsonl", "action.jsonl"])
+    @Test(
+        "30, 60 and 240 fps: same final values, final events at the same times (1e-6)",
+        arguments: ["slow-drag.jsonl", "fling.jsonl", "fling-caught.jsonl", "wrap.jsonl", "action.jsonl"])
     func frameRateIndependent(trace: String) throws {
         let entries = try TraceFiles.entries(trace)
         let runs = [30.0, 60.0, 240.0].map { Replayer(fps: $0).run(entries) }

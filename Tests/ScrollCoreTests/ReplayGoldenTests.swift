@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// Issue 4: recorded traces replayed in virtual time give the values and events the spec
@@ -90,10 +91,12 @@ import Testing
         guard case .object(let fields) = result.json else { Issue.record("not an object"); return }
         #expect(fields.map(\.0) == ["time", "widgets", "events"])
         #expect(fields[0].1 == .number(0.5))
-        #expect(fields[1].1 == .object([
-            ("readout", .object([("text", "75.1 kg")])),
-            ("ruler", .object([("value", 75.1), ("text", "75.1 kg")])),
-        ]))
+        #expect(
+            fields[1].1
+                == .object([
+                    ("readout", .object([("text", "75.1 kg")])),
+                    ("ruler", .object([("value", 75.1), ("text", "75.1 kg")])),
+                ]))
     }
 
     @Test("an empty trace leaves the default scene: 72.5 kg, no events")

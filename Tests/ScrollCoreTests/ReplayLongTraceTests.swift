@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// Virtual time: ten minutes of input replay at once, with no sleeping.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// What the server's recorder writes (TraceEntry.entries, TraceRecorder, jsonLine), and the
@@ -10,13 +11,16 @@ import Testing
 
     @Test("a coalesced move gives one line per sample, each at its own time plus the offset")
     func coalesced() throws {
-        let move = try message(#"{"type":"pointer","phase":"move","id":3,"x":30,"y":214,"t":116,"coalesced":[[10,214,100],[20,214.5,108],[30,214,116]]}"#)
+        let move = try message(
+            #"{"type":"pointer","phase":"move","id":3,"x":30,"y":214,"t":116,"coalesced":[[10,214,100],[20,214.5,108],[30,214,116]]}"#
+        )
         let entries = TraceEntry.entries(for: move, client: "c7", t: 1000)
-        #expect(entries == [
-            .pointer(.move, t: 1100, x: 10, y: 214, pointer: 3, client: "c7"),
-            .pointer(.move, t: 1108, x: 20, y: 214.5, pointer: 3, client: "c7"),
-            .pointer(.move, t: 1116, x: 30, y: 214, pointer: 3, client: "c7"),
-        ])
+        #expect(
+            entries == [
+                .pointer(.move, t: 1100, x: 10, y: 214, pointer: 3, client: "c7"),
+                .pointer(.move, t: 1108, x: 20, y: 214.5, pointer: 3, client: "c7"),
+                .pointer(.move, t: 1116, x: 30, y: 214, pointer: 3, client: "c7"),
+            ])
         // With an arrival, every sample's line carries it.
         #expect(TraceEntry.entries(for: move, client: "c7", t: 1000, at: 1130).map(\.at) == [1130, 1130, 1130])
         #expect(TraceEntry.entries(for: try message(#"{"type":"ping","t":5}"#), client: "a", t: 0).isEmpty)
@@ -26,12 +30,18 @@ import Testing
     @Test("wheel and key messages keep their fields")
     func wheelAndKey() throws {
         let wheel = try message(#"{"type":"wheel","x":195,"y":214,"dx":0,"dy":3,"deltaMode":1,"t":50}"#)
-        #expect(TraceEntry.entries(for: wheel, client: "a", t: -40) == [.wheel(t: 10, x: 195, y: 214, dx: 0, dy: 3, deltaMode: 1)])
+        #expect(
+            TraceEntry.entries(for: wheel, client: "a", t: -40) == [
+                .wheel(t: 10, x: 195, y: 214, dx: 0, dy: 3, deltaMode: 1)
+            ])
         let key = try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":7}"#)
-        #expect(TraceEntry.entries(for: key, client: "b", t: 3) == [.key("PageUp", t: 10, widget: "ruler", client: "b")])
+        #expect(
+            TraceEntry.entries(for: key, client: "b", t: 3) == [.key("PageUp", t: 10, widget: "ruler", client: "b")])
     }
 
-    @Test("jsonLine: fixed field order (t, at when present, type, …), defaults left out; it parses back to the same entry")
+    @Test(
+        "jsonLine: fixed field order (t, at when present, type, …), defaults left out; it parses back to the same entry"
+    )
     func jsonLine() throws {
         let entries: [TraceEntry] = [
             .pointer(.down, t: 0, x: 300, y: 214),
@@ -44,25 +54,28 @@ import Testing
             .wheel(t: 33, at: 46, x: 195, y: 214, dx: 0, dy: 1, client: "b"),
             .key("PageUp", t: 34, at: 47, widget: "picker"),
         ]
-        #expect(entries.map(\.jsonLine) == [
-            #"{"t":0,"type":"down","x":300,"y":214,"pointer":1}"#,
-            #"{"t":12.5,"type":"move","x":287.25,"y":214,"pointer":2,"client":"c1"}"#,
-            #"{"t":20,"type":"wheel","x":195,"y":214,"dx":-1.5,"dy":0}"#,
-            #"{"t":21,"type":"wheel","x":195,"y":214,"dx":0,"dy":2,"deltaMode":2,"client":"b"}"#,
-            #"{"t":30,"type":"key","key":"ArrowLeft"}"#,
-            #"{"t":31,"type":"key","key":"Enter","widget":"picker","client":"b"}"#,
-            #"{"t":32,"at":45.125,"type":"up","x":1,"y":2,"pointer":1}"#,
-            #"{"t":33,"at":46,"type":"wheel","x":195,"y":214,"dx":0,"dy":1,"client":"b"}"#,
-            #"{"t":34,"at":47,"type":"key","key":"PageUp","widget":"picker"}"#,
-        ])
+        #expect(
+            entries.map(\.jsonLine) == [
+                #"{"t":0,"type":"down","x":300,"y":214,"pointer":1}"#,
+                #"{"t":12.5,"type":"move","x":287.25,"y":214,"pointer":2,"client":"c1"}"#,
+                #"{"t":20,"type":"wheel","x":195,"y":214,"dx":-1.5,"dy":0}"#,
+                #"{"t":21,"type":"wheel","x":195,"y":214,"dx":0,"dy":2,"deltaMode":2,"client":"b"}"#,
+                #"{"t":30,"type":"key","key":"ArrowLeft"}"#,
+                #"{"t":31,"type":"key","key":"Enter","widget":"picker","client":"b"}"#,
+                #"{"t":32,"at":45.125,"type":"up","x":1,"y":2,"pointer":1}"#,
+                #"{"t":33,"at":46,"type":"wheel","x":195,"y":214,"dx":0,"dy":1,"client":"b"}"#,
+                #"{"t":34,"at":47,"type":"key","key":"PageUp","widget":"picker"}"#,
+            ])
         let text = entries.map(\.jsonLine).joined(separator: "\n")
         #expect(try TraceParser.parse(text, name: "round-trip") == entries)
     }
 
     @Test("wireJSON is a message the server accepts, and means the same input")
     func wire() throws {
-        for entry: TraceEntry in [.pointer(.up, t: 40, x: 1, y: 2, pointer: 4), .wheel(t: 1, x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2),
-                                  .key("PageDown", t: 9)] {
+        for entry: TraceEntry in [
+            .pointer(.up, t: 40, x: 1, y: 2, pointer: 4), .wheel(t: 1, x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2),
+            .key("PageDown", t: 9),
+        ] {
             #expect(try message(entry.wireJSON) == entry.clientMessage)
         }
     }
@@ -75,8 +88,9 @@ import Testing
         func move(_ t: Double) -> String { #"{"type":"pointer","phase":"move","id":1,"x":290,"y":214,"t":\#(t)}"# }
         var lines: [TraceEntry] = []
         // c1's page clock reads 50 000 ms when the room clock is at 2 s: offset −48 000 ms.
-        lines += recorder.record(try message(#"{"type":"pointer","phase":"down","id":1,"x":300,"y":214,"t":50000}"#),
-                                 client: "c1", roomTime: 2)
+        lines += recorder.record(
+            try message(#"{"type":"pointer","phase":"down","id":1,"x":300,"y":214,"t":50000}"#),
+            client: "c1", roomTime: 2)
         // Sent 16 ms later, but it arrives only 5 ms later (the first one was delayed).
         lines += recorder.record(try message(move(50016)), client: "c1", roomTime: 2.005)
         // c2's clock is unrelated (3 ms at room time 2.010 s): its first line is put at its
@@ -99,13 +113,17 @@ import Testing
     @Test("all lines of one message share its arrival; \"at\" never goes back")
     func recorderArrival() throws {
         var recorder = TraceRecorder()
-        let burst = recorder.record(try message(#"{"type":"pointer","phase":"move","id":3,"x":30,"y":214,"t":116,"coalesced":[[10,214,100],[20,214.5,108],[30,214,116]]}"#),
-                                    client: "a", roomTime: 0.25)
+        let burst = recorder.record(
+            try message(
+                #"{"type":"pointer","phase":"move","id":3,"x":30,"y":214,"t":116,"coalesced":[[10,214,100],[20,214.5,108],[30,214,116]]}"#
+            ),
+            client: "a", roomTime: 0.25)
         #expect(burst.map(\.t) == [250, 258, 266])
         #expect(burst.map(\.at) == [250, 250, 250])
         // A room time before the last one written (the server's clock never does this) is held.
-        let late = recorder.record(try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":120}"#),
-                                   client: "a", roomTime: 0.2)
+        let late = recorder.record(
+            try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":120}"#),
+            client: "a", roomTime: 0.2)
         #expect(late == [.key("PageUp", t: 270, at: 250, widget: "ruler")])
     }
 
@@ -114,8 +132,8 @@ import Testing
         var recorder = TraceRecorder()
         func key(_ t: Double) -> String { #"{"type":"key","key":"ArrowLeft","widget":"ruler","t":\#(t)}"# }
         var lines: [TraceEntry] = []
-        lines += recorder.record(try message(key(500)), client: "a", roomTime: 1)     // offset +500: t 1000
-        lines += recorder.record(try message(key(400)), client: "a", roomTime: 1.1)   // 900 → held at 1000
+        lines += recorder.record(try message(key(500)), client: "a", roomTime: 1)  // offset +500: t 1000
+        lines += recorder.record(try message(key(400)), client: "a", roomTime: 1.1)  // 900 → held at 1000
         lines += recorder.record(try message(key(1e15)), client: "a", roomTime: 1.2)  // past 10¹¹ → 10¹¹
         #expect(lines.map(\.t) == [1000, 1000, TraceParser.maxTime])
         #expect(lines.map(\.at) == [1000, 1100, 1200])
@@ -147,11 +165,13 @@ import Testing
     func microsecondOffset() throws {
         var recorder = TraceRecorder()
         // Arrival at 1.0000004 s, client clock 5 ms: offset 995.0004 ms → 995 ms (whole µs: 995.000).
-        let first = recorder.record(try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5}"#),
-                                    client: "a", roomTime: 1.0000004)
+        let first = recorder.record(
+            try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5}"#),
+            client: "a", roomTime: 1.0000004)
         #expect(first.map(\.t) == [1000])
-        let next = recorder.record(try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5.0123456}"#),
-                                   client: "a", roomTime: 1.1)
+        let next = recorder.record(
+            try message(#"{"type":"key","key":"ArrowLeft","widget":"ruler","t":5.0123456}"#),
+            client: "a", roomTime: 1.1)
         // 0.0123456 ms after the first sample, as the client measured it — not rounded to 0.012.
         #expect(abs(next[0].t - first[0].t - 0.0123456) < 1e-9)
     }
@@ -159,25 +179,40 @@ import Testing
     @Test("a client leaving mid-drag gets a cancel for each pointer it held, where it was")
     func recorderLeave() throws {
         var recorder = TraceRecorder()
-        _ = recorder.record(try message(#"{"type":"pointer","phase":"down","id":2,"x":300,"y":214,"t":10}"#), client: "c1", roomTime: 0)
-        _ = recorder.record(try message(#"{"type":"pointer","phase":"move","id":2,"x":250,"y":215,"t":30}"#), client: "c1", roomTime: 0.02)
-        _ = recorder.record(try message(#"{"type":"pointer","phase":"down","id":1,"x":100,"y":214,"t":5}"#), client: "c2", roomTime: 0.021)
+        _ = recorder.record(
+            try message(#"{"type":"pointer","phase":"down","id":2,"x":300,"y":214,"t":10}"#), client: "c1", roomTime: 0)
+        _ = recorder.record(
+            try message(#"{"type":"pointer","phase":"move","id":2,"x":250,"y":215,"t":30}"#), client: "c1",
+            roomTime: 0.02)
+        _ = recorder.record(
+            try message(#"{"type":"pointer","phase":"down","id":1,"x":100,"y":214,"t":5}"#), client: "c2",
+            roomTime: 0.021)
         // At the departure (500 ms); t is c1's last (its clock: 30 ms, offset −10 ms).
-        #expect(recorder.leave(client: "c1", roomTime: 0.5)
-            == [.pointer(.cancel, t: 20, at: 500, x: 250, y: 215, pointer: 2, client: "c1")])
+        #expect(
+            recorder.leave(client: "c1", roomTime: 0.5)
+                == [.pointer(.cancel, t: 20, at: 500, x: 250, y: 215, pointer: 2, client: "c1")])
         #expect(recorder.leave(client: "c1", roomTime: 0.6).isEmpty)
     }
 
     @Test("wire → scene: t ms → client time s; wheel deltas keep their unit; per-client pointers")
     func inputMapping() throws {
-        let down = InputMapping.sceneInputs(try message(#"{"type":"pointer","phase":"down","id":5,"x":1,"y":2,"t":1500}"#), client: "c3")
-        #expect(down == [.pointer(PointerInput(phase: .down, key: PointerKey(client: "c3", pointer: 5),
-                                               position: Point(x: 1, y: 2), clientTime: 1.5))])
-        let lines = InputMapping.sceneInputs(try message(#"{"type":"wheel","x":1,"y":2,"dx":2,"dy":-1,"deltaMode":1,"t":0}"#), client: "a")
+        let down = InputMapping.sceneInputs(
+            try message(#"{"type":"pointer","phase":"down","id":5,"x":1,"y":2,"t":1500}"#), client: "c3")
+        #expect(
+            down == [
+                .pointer(
+                    PointerInput(
+                        phase: .down, key: PointerKey(client: "c3", pointer: 5),
+                        position: Point(x: 1, y: 2), clientTime: 1.5))
+            ])
+        let lines = InputMapping.sceneInputs(
+            try message(#"{"type":"wheel","x":1,"y":2,"dx":2,"dy":-1,"deltaMode":1,"t":0}"#), client: "a")
         #expect(lines == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 2, dy: -1, unit: .lines))])
-        let pages = InputMapping.sceneInputs(try message(#"{"type":"wheel","x":1,"y":2,"dx":0,"dy":1,"deltaMode":2,"t":0}"#), client: "a")
+        let pages = InputMapping.sceneInputs(
+            try message(#"{"type":"wheel","x":1,"y":2,"dx":0,"dy":1,"deltaMode":2,"t":0}"#), client: "a")
         #expect(pages == [.wheel(WheelInput(position: Point(x: 1, y: 2), dx: 0, dy: 1, unit: .pages))])
-        let key = InputMapping.sceneInputs(try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":0}"#), client: "a")
+        let key = InputMapping.sceneInputs(
+            try message(#"{"type":"key","key":"PageUp","widget":"ruler","t":0}"#), client: "a")
         #expect(key == [.key("PageUp", widget: "ruler")])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollCore
 
 /// SVG frames from the same display-list bytes the page paints.
@@ -11,11 +12,14 @@ import Testing
             try svg.write(to: url, atomically: true, encoding: .utf8)
         }
         guard let stored = try? String(contentsOf: url, encoding: .utf8) else {
-            Issue.record("no snapshot \(name); run the tests with UPDATE_SNAPSHOTS=1 to write it", sourceLocation: sourceLocation)
+            Issue.record(
+                "no snapshot \(name); run the tests with UPDATE_SNAPSHOTS=1 to write it", sourceLocation: sourceLocation
+            )
             return
         }
-        #expect(svg == stored, "\(name) differs; if the change is intended, UPDATE_SNAPSHOTS=1 rewrites it",
-                sourceLocation: sourceLocation)
+        #expect(
+            svg == stored, "\(name) differs; if the change is intended, UPDATE_SNAPSHOTS=1 rewrites it",
+            sourceLocation: sourceLocation)
     }
 
     @Test("the initial scene (light) matches its snapshot and shows 72 and 73 around 72.5 kg")
@@ -24,9 +28,13 @@ import Testing
         try expectSnapshot(svg, "initial-light.svg")
         for label in [">72<", ">73<", ">71<", ">74<", ">72.5 kg<"] { #expect(svg.contains(label), "\(label)") }
         // 72.5 sits under the centre (x = 195): tick j = 0 of block 73, whose major tick is 50 pt right.
-        #expect(svg.contains(##"<text x="245" y="214" font-family="DejaVu Sans" font-size="17" text-anchor="middle" dominant-baseline="text-before-edge" fill="#1c1c1e">73</text>"##))
+        #expect(
+            svg.contains(
+                ##"<text x="245" y="214" font-family="DejaVu Sans" font-size="17" text-anchor="middle" dominant-baseline="text-before-edge" fill="#1c1c1e">73</text>"##
+            ))
         #expect(svg.contains(#"<text x="145" y="214""#) && svg.contains(">72</text>"))
-        #expect(svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="390" height="844" viewBox="0 0 390 844">"#))
+        #expect(
+            svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="390" height="844" viewBox="0 0 390 844">"#))
     }
 
     @Test("after the wrap trace (dark): 999 next to 9 under the pointer, matching its snapshot")
@@ -35,8 +43,8 @@ import Testing
         let svg = try SVGRenderer.render(result.scene, theme: .dark)
         try expectSnapshot(svg, "wrap-dark.svg")
         for label in [">998<", ">999<", ">9<", ">999.0 kg<"] { #expect(svg.contains(label), "\(label)") }
-        #expect(svg.contains(#"<text x="195" y="214""#)) // 999.0: the major tick of 999 is centred
-        #expect(svg.contains(##"fill="#000000""##)) // dark background
+        #expect(svg.contains(#"<text x="195" y="214""#))  // 999.0: the major tick of 999 is centred
+        #expect(svg.contains(##"fill="#000000""##))  // dark background
     }
 
     @Test("every op: nested groups for transforms and clips, colours with alpha, shapes, text")
@@ -53,35 +61,36 @@ import Testing
             .text("x", x: 99.999, y: 25, size: 12, align: .right, baseline: .middle, weight: .regular),
             .text("y", x: -0.001, y: 40, size: 12, align: .left, baseline: .alphabetic, weight: .regular),
             .fillRect(Rect(x: 10, y: 10, width: -4, height: -2)),
-            .restore, // unmatched: ignored, as on a canvas
-            .translate(1, 1), // left open: closed at the end of the layer
+            .restore,  // unmatched: ignored, as on a canvas
+            .translate(1, 1),  // left open: closed at the end of the layer
         ]
         let svg = SVGRenderer.render(ops: [ops], size: Size(width: 100, height: 50))
-        #expect(svg == """
-            <svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" viewBox="0 0 100 50">
-            <g id="layer-0">
-            <g transform="translate(10,20)">
-            <g transform="scale(2,0.5)">
-            <clipPath id="clip1"><rect x="0" y="0" width="100" height="50"/></clipPath>
-            <g clip-path="url(#clip1)">
-            <rect x="1" y="2" width="3" height="4" fill="#ff0000" fill-opacity="0.502"/>
-            <line x1="0" y1="0" x2="10" y2="10" stroke="#0000ff" stroke-opacity="0.5" stroke-width="1.5"/>
-            <rect x="0" y="0" width="20" height="10" rx="5" ry="5" fill="#ff0000" fill-opacity="0.251"/>
-            <circle cx="5" cy="5" r="2.35" fill="#ff0000" fill-opacity="0.251"/>
-            <polygon points="0,0 4,0 2,3" fill="#ff0000" fill-opacity="0.251"/>
-            </g>
-            </g>
-            </g>
-            <text x="50" y="10" font-family="DejaVu Sans" font-size="12" font-weight="bold" text-anchor="middle" dominant-baseline="text-before-edge" fill="#000000">a&lt;b</text>
-            <text x="100" y="25" font-family="DejaVu Sans" font-size="12" text-anchor="end" dominant-baseline="central" fill="#000000">x</text>
-            <text x="0" y="40" font-family="DejaVu Sans" font-size="12" text-anchor="start" dominant-baseline="alphabetic" fill="#000000">y</text>
-            <rect x="6" y="8" width="4" height="2" fill="#000000"/>
-            <g transform="translate(1,1)">
-            </g>
-            </g>
-            </svg>
+        #expect(
+            svg == """
+                <svg xmlns="http://www.w3.org/2000/svg" width="100" height="50" viewBox="0 0 100 50">
+                <g id="layer-0">
+                <g transform="translate(10,20)">
+                <g transform="scale(2,0.5)">
+                <clipPath id="clip1"><rect x="0" y="0" width="100" height="50"/></clipPath>
+                <g clip-path="url(#clip1)">
+                <rect x="1" y="2" width="3" height="4" fill="#ff0000" fill-opacity="0.502"/>
+                <line x1="0" y1="0" x2="10" y2="10" stroke="#0000ff" stroke-opacity="0.5" stroke-width="1.5"/>
+                <rect x="0" y="0" width="20" height="10" rx="5" ry="5" fill="#ff0000" fill-opacity="0.251"/>
+                <circle cx="5" cy="5" r="2.35" fill="#ff0000" fill-opacity="0.251"/>
+                <polygon points="0,0 4,0 2,3" fill="#ff0000" fill-opacity="0.251"/>
+                </g>
+                </g>
+                </g>
+                <text x="50" y="10" font-family="DejaVu Sans" font-size="12" font-weight="bold" text-anchor="middle" dominant-baseline="text-before-edge" fill="#000000">a&lt;b</text>
+                <text x="100" y="25" font-family="DejaVu Sans" font-size="12" text-anchor="end" dominant-baseline="central" fill="#000000">x</text>
+                <text x="0" y="40" font-family="DejaVu Sans" font-size="12" text-anchor="start" dominant-baseline="alphabetic" fill="#000000">y</text>
+                <rect x="6" y="8" width="4" height="2" fill="#000000"/>
+                <g transform="translate(1,1)">
+                </g>
+                </g>
+                </svg>
 
-            """)
+                """)
     }
 
     @Test("layers decode from the encoded bytes; every layer starts from the default state")
@@ -89,15 +98,17 @@ import Testing
         var a = DisplayList(), b = DisplayList()
         a.setFill(Color(hex: 0x112233)); a.fillRect(Rect(x: 0, y: 0, width: 1, height: 1))
         b.fillCircle(center: Point(x: 1, y: 1), radius: 1)
-        let svg = try SVGRenderer.render([Layer(id: 4, list: a), Layer(id: 9, list: b)], size: Size(width: 2, height: 2))
+        let svg = try SVGRenderer.render(
+            [Layer(id: 4, list: a), Layer(id: 9, list: b)], size: Size(width: 2, height: 2))
         #expect(svg.contains("<g id=\"layer-4\">\n<rect x=\"0\" y=\"0\" width=\"1\" height=\"1\" fill=\"#112233\"/>"))
         #expect(svg.contains("<g id=\"layer-9\">\n<circle cx=\"1\" cy=\"1\" r=\"1\" fill=\"#000000\"/>"))
     }
 
     @Test("text is escaped for XML; control characters become U+FFFD")
     func escaping() {
-        let svg = SVGRenderer.render(ops: [[.text("<&\"\u{7}>", x: 0, y: 0, size: 1, align: .left, baseline: .top, weight: .regular)]],
-                                     size: Size(width: 1, height: 1))
+        let svg = SVGRenderer.render(
+            ops: [[.text("<&\"\u{7}>", x: 0, y: 0, size: 1, align: .left, baseline: .top, weight: .regular)]],
+            size: Size(width: 1, height: 1))
         #expect(svg.contains(">&lt;&amp;&quot;\u{FFFD}&gt;</text>"))
     }
 

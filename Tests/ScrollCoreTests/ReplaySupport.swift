@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ScrollCore
 
 /// Golden traces live in Traces/ next to this file (excluded from compilation).
@@ -31,14 +32,19 @@ func plainJSON(_ value: JSONValue) throws -> [String: Any] {
 
 /// Compares a replay with its expected JSON: every widget's value and text; every event's
 /// widget, type, value, text and final flag, in order; event times within one 60 Hz frame.
-func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) throws {
+func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLocation: SourceLocation = #_sourceLocation)
+    throws
+{
     let actual = try plainJSON(result.json)
     let widgets = try #require(actual["widgets"] as? [String: [String: Any]])
     let expectedWidgets = try #require(expected["widgets"] as? [String: [String: Any]])
     #expect(Set(widgets.keys) == Set(expectedWidgets.keys), sourceLocation: sourceLocation)
     for (id, fields) in expectedWidgets {
-        #expect(widgets[id]?["text"] as? String == fields["text"] as? String, "\(id).text", sourceLocation: sourceLocation)
-        #expect((widgets[id]?["value"] as? Double) == (fields["value"] as? Double), "\(id).value", sourceLocation: sourceLocation)
+        #expect(
+            widgets[id]?["text"] as? String == fields["text"] as? String, "\(id).text", sourceLocation: sourceLocation)
+        #expect(
+            (widgets[id]?["value"] as? Double) == (fields["value"] as? Double), "\(id).value",
+            sourceLocation: sourceLocation)
     }
     let events = try #require(actual["events"] as? [[String: Any]])
     let expectedEvents = try #require(expected["events"] as? [[String: Any]])

@@ -15,8 +15,9 @@ struct RulerDriver {
 
     mutating func send(_ phase: PointerPhase, x: Double) {
         ruler.advance(to: time, events: &events)
-        _ = ruler.pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: time),
-                          at: time, events: &events)
+        _ = ruler.pointer(
+            PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: time),
+            at: time, events: &events)
     }
 
     /// Advances virtual time in steps of `dt` (a frame clock at 1/dt Hz).

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 @Suite("Scenes by name")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// Nothing about the demo scene is assumed by general code: keys without a widget go to the
@@ -9,20 +10,26 @@ import Testing
     static func scene() -> Scene {
         let scale = WeightRuler(id: "scale", frame: Rect(x: 0, y: 150, width: 200, height: 128))
         let other = WeightRuler(id: "other", frame: Rect(x: 0, y: 300, width: 390, height: 128))
-        let label = ReadoutLabel(id: "label", frame: Rect(x: 0, y: 0, width: 200, height: 80), label: "W") { scale.valueText }
+        let label = ReadoutLabel(id: "label", frame: Rect(x: 0, y: 0, width: 200, height: 80), label: "W") {
+            scale.valueText
+        }
         return Scene(size: Size(width: 400, height: 500), widgets: [label, scale, other])
     }
 
     func replay(_ trace: String) throws -> [String: Double] {
         let result = Replayer(makeScene: Self.scene).run(try TraceParser.parse(trace, name: "t"))
-        return Dictionary(uniqueKeysWithValues: result.scene.semantics.compactMap { s in s.valueNow.map { (s.id, $0) } })
+        return Dictionary(
+            uniqueKeysWithValues: result.scene.semantics.compactMap { s in s.valueNow.map { (s.id, $0) } })
     }
 
     @Test("a key line without a widget goes to the first widget that handles keys")
     func defaultFocus() throws {
         #expect(Self.scene().defaultFocus?.id == "scale")
         #expect(try replay(#"{"t": 0, "type": "key", "key": "PageUp"}"#) == ["scale": 73.5, "other": 72.5])
-        #expect(try replay(#"{"t": 0, "type": "key", "key": "PageUp", "widget": "other"}"#) == ["scale": 72.5, "other": 73.5])
+        #expect(
+            try replay(#"{"t": 0, "type": "key", "key": "PageUp", "widget": "other"}"#) == [
+                "scale": 72.5, "other": 73.5,
+            ])
         // A scene where nothing handles keys: the key goes nowhere.
         let quiet = Scene(size: Size(width: 10, height: 10), widgets: [])
         #expect(quiet.defaultFocus == nil)
@@ -34,7 +41,8 @@ import Testing
     func wheelUnits() throws {
         // WIDGETS.md §1: 10 pt per 0.1 kg. One page of the 200-pt ruler: +2.0 kg; of the 390-pt one: +3.9 kg.
         #expect(try replay(#"{"t": 0, "type": "wheel", "x": 100, "y": 200, "dy": 1, "deltaMode": 2}"#)["scale"] == 74.5)
-        #expect(try replay(#"{"t": 0, "type": "wheel", "x": 100, "y": 350, "dx": -1, "deltaMode": 2}"#)["other"] == 68.6)
+        #expect(
+            try replay(#"{"t": 0, "type": "wheel", "x": 100, "y": 350, "dx": -1, "deltaMode": 2}"#)["other"] == 68.6)
         // 5 lines × 16 pt = 80 pt: +0.8 kg, whatever the widget's size.
         #expect(try replay(#"{"t": 0, "type": "wheel", "x": 100, "y": 200, "dy": 5, "deltaMode": 1}"#)["scale"] == 73.3)
         #expect(try replay(#"{"t": 0, "type": "wheel", "x": 100, "y": 200, "dy": 30}"#)["scale"] == 72.8)
@@ -45,19 +53,23 @@ import Testing
         var recorder = TraceRecorder()
         let named = try ClientMessage.parse(#"{"type":"key","key":"PageUp","widget":"other","t":5}"#).get()
         let bare = try ClientMessage.parse(#"{"type":"key","key":"PageDown","t":6}"#).get()
-        let lines = recorder.record(named, client: "a", roomTime: 1)
+        let lines =
+            recorder.record(named, client: "a", roomTime: 1)
             + recorder.record(bare.naming(focus: Self.scene().defaultFocus?.id), client: "a", roomTime: 1.001)
-        #expect(lines.map(\.jsonLine) == [
-            #"{"t":1000,"at":1000,"type":"key","key":"PageUp","widget":"other"}"#,
-            #"{"t":1001,"at":1001,"type":"key","key":"PageDown","widget":"scale"}"#,
-        ])
+        #expect(
+            lines.map(\.jsonLine) == [
+                #"{"t":1000,"at":1000,"type":"key","key":"PageUp","widget":"other"}"#,
+                #"{"t":1001,"at":1001,"type":"key","key":"PageDown","widget":"scale"}"#,
+            ])
     }
 
     @Test("the ruler's keys are the documented ones, each with its documented step")
     func rulerKeys() throws {
         // docs/PROTOCOL.md, key: ←/↓ −0.1, →/↑ +0.1, PageDown −1.0, PageUp +1.0.
-        let documented: [String: Double] = ["ArrowLeft": -0.1, "ArrowDown": -0.1, "ArrowRight": 0.1, "ArrowUp": 0.1,
-                                            "PageDown": -1.0, "PageUp": 1.0]
+        let documented: [String: Double] = [
+            "ArrowLeft": -0.1, "ArrowDown": -0.1, "ArrowRight": 0.1, "ArrowUp": 0.1,
+            "PageDown": -1.0, "PageUp": 1.0,
+        ]
         let scene = DemoScene.make()
         #expect(Set(try #require(scene.widget("ruler")).keys) == Set(documented.keys))
         for (key, step) in documented {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// docs/PROTOCOL.md, `action`: widgets driven by name. The ruler's `setValue {"value": kg}`
@@ -89,16 +90,18 @@ import Testing
         #expect(!scene.isAnimating && scene.takeEvents().isEmpty)
     }
 
-    @Test("bad arguments are refused naming the argument", arguments: [
-        (nil, "setValue on \"ruler\": args.value is required"),
-        (JSONValue.null, "setValue on \"ruler\": args.value is required"),
-        (JSONValue.string("80"), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-        (JSONValue.bool(true), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-        (JSONValue.number(1000), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-        (JSONValue.number(8.4), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-        (JSONValue.number(.nan), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-        (JSONValue.array([80]), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
-    ])
+    @Test(
+        "bad arguments are refused naming the argument",
+        arguments: [
+            (nil, "setValue on \"ruler\": args.value is required"),
+            (JSONValue.null, "setValue on \"ruler\": args.value is required"),
+            (JSONValue.string("80"), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+            (JSONValue.bool(true), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+            (JSONValue.number(1000), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+            (JSONValue.number(8.4), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+            (JSONValue.number(.nan), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+            (JSONValue.array([80]), "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9"),
+        ])
     func badArguments(value: JSONValue?, message: String) {
         let scene = DemoScene.make()
         let action = ActionInput(widget: "ruler", name: "setValue", args: value.map { ["value": $0] } ?? [:])
@@ -120,7 +123,9 @@ import Testing
             .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: 214), clientTime: t))
         }
         // Held 100 pt left of where it went down (+1.0 kg), still for 0.2 s before lifting.
-        let (_, events) = run([(0, p(.down, 300, 0)), (0.05, p(.move, 200, 0.05)), (0.1, setValue(80)), (0.3, p(.up, 200, 0.3))])
+        let (_, events) = run([
+            (0, p(.down, 300, 0)), (0.05, p(.move, 200, 0.05)), (0.1, setValue(80)), (0.3, p(.up, 200, 0.3)),
+        ])
         #expect(finals(events).map(\.value) == [73.5])
     }
 
@@ -132,9 +137,10 @@ import Testing
         }
         // A fling to the left at 1200 pt/s, a PageUp during the glide, then setValue during the key step.
         let moves = (1...10).map { i in (Double(i) / 100, p(.move, 300 - 12 * Double(i), Double(i) / 100)) }
-        let inputs: [(Double, SceneInput)] = [(0, p(.down, 300, 0))] + moves + [
-            (0.1, p(.up, 180, 0.1)), (0.5, .key("PageUp", widget: "ruler")), (0.6, setValue(123.4)),
-        ]
+        let inputs: [(Double, SceneInput)] =
+            [(0, p(.down, 300, 0))] + moves + [
+                (0.1, p(.up, 180, 0.1)), (0.5, .key("PageUp", widget: "ruler")), (0.6, setValue(123.4)),
+            ]
         let runs = [30.0, 60.0, 240.0].map { finals(run(inputs, fps: $0).1) }
         for r in runs {
             // The key lands only if the glide is not interrupted; the setValue interrupts it: one final.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// Issue 3: the ruler flings at UIKit's normal rate (0.998/ms) and rests exactly on a tick.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// WIDGETS.md §1: block w covers w−0.5 … w+0.4; value = w + (j − 5)·0.1; labels 9…999 wrap.
@@ -78,7 +79,7 @@ import Testing
     @Test("release between ticks revises to the tick whose cell holds the centre, in 0.2 s")
     func revision() {
         var d = RulerDriver(value: 72.5)
-        d.drag(by: -104) // centre at 7354 pt: cell of tick 735 (73.5), 4 pt off its middle
+        d.drag(by: -104)  // centre at 7354 pt: cell of tick 735 (73.5), 4 pt off its middle
         let released = d.time
         d.run(for: 0.1)
         #expect(d.ruler.isAnimating)
@@ -91,7 +92,7 @@ import Testing
         #expect(abs(final.time - released - 0.2) < 1e-9)
 
         var e = RulerDriver(value: 72.5)
-        e.drag(by: -106) // 7356 pt: the next cell (73.6)
+        e.drag(by: -106)  // 7356 pt: the next cell (73.6)
         e.run(for: 0.3)
         #expect(e.ruler.contentOffset == 7360)
         #expect(e.finalValues == [73.6])
@@ -111,7 +112,7 @@ import Testing
         let moving = d.events.filter { if case .value(_, _, false) = $0.kind { return true } else { return false } }
         #expect(moving.count >= 5)
         for (a, b) in zip(moving, moving.dropFirst()) { #expect(b.time - a.time >= 0.016 - 1e-9) }
-        #expect(d.finalValues == [74.0]) // 150 pt = 15 ticks
+        #expect(d.finalValues == [74.0])  // 150 pt = 15 ticks
         #expect(d.events.last.map { if case .value(_, _, true) = $0.kind { true } else { false } } == true)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollCore
 
 /// docs/PROTOCOL.md, "Client → server" and "Limits": every refusal is `bad_message` and its
@@ -30,23 +31,28 @@ import Testing
         _ = try ClientMessage.parse(Self.message(type, "none", nil)).get()
     }
 
-    @Test("every required field, missing, is named", arguments: [
-        ("hello", "protocol"), ("pointer", "phase"), ("pointer", "id"), ("pointer", "x"), ("pointer", "y"),
-        ("pointer", "t"), ("wheel", "x"), ("wheel", "y"), ("wheel", "dx"), ("wheel", "dy"), ("wheel", "t"),
-        ("key", "key"), ("key", "t"), ("ping", "t"), ("action", "action"), ("action", "t"),
-    ])
+    @Test(
+        "every required field, missing, is named",
+        arguments: [
+            ("hello", "protocol"), ("pointer", "phase"), ("pointer", "id"), ("pointer", "x"), ("pointer", "y"),
+            ("pointer", "t"), ("wheel", "x"), ("wheel", "y"), ("wheel", "dx"), ("wheel", "dy"), ("wheel", "t"),
+            ("key", "key"), ("key", "t"), ("ping", "t"), ("action", "action"), ("action", "t"),
+        ])
     func missing(type: String, field: String) throws {
         let e = try #require(refusal(Self.message(type, field, nil)))
         #expect(e.code == .badMessage)
         #expect(e.message == "\(type).\(field) is required")
     }
 
-    @Test("every numeric field refuses a boolean, a string and an out-of-range number, naming the field", arguments: [
-        ("hello", "protocol", "-1"), ("pointer", "id", "1.5"), ("pointer", "x", "1e7"), ("pointer", "y", "-1000001"),
-        ("pointer", "t", "-0.5"), ("wheel", "x", "2e6"), ("wheel", "y", "1e300"), ("wheel", "dx", "100001"),
-        ("wheel", "dy", "-1e5-1"), ("wheel", "deltaMode", "3"), ("wheel", "t", "-1"), ("key", "t", "-1"),
-        ("ping", "t", "-3"), ("action", "t", "-1"),
-    ])
+    @Test(
+        "every numeric field refuses a boolean, a string and an out-of-range number, naming the field",
+        arguments: [
+            ("hello", "protocol", "-1"), ("pointer", "id", "1.5"), ("pointer", "x", "1e7"),
+            ("pointer", "y", "-1000001"),
+            ("pointer", "t", "-0.5"), ("wheel", "x", "2e6"), ("wheel", "y", "1e300"), ("wheel", "dx", "100001"),
+            ("wheel", "dy", "-1e5-1"), ("wheel", "deltaMode", "3"), ("wheel", "t", "-1"), ("key", "t", "-1"),
+            ("ping", "t", "-3"), ("action", "t", "-1"),
+        ])
     func numbers(type: String, field: String, outOfRange: String) throws {
         for value in ["true", "false", #""5""#, outOfRange, "[1]", "{}"] {
             let e = try #require(refusal(Self.message(type, field, value)), "\(type).\(field) = \(value) was accepted")
@@ -59,37 +65,60 @@ import Testing
     func limits() throws {
         #expect(refusal(Self.message("pointer", "x", "1000000")) == nil)
         #expect(refusal(Self.message("pointer", "x", "-1000000")) == nil)
-        #expect(refusal(Self.message("pointer", "x", "1000000.5"))?.message == "pointer.x must be a finite number within ±1000000")
+        #expect(
+            refusal(Self.message("pointer", "x", "1000000.5"))?.message
+                == "pointer.x must be a finite number within ±1000000")
         #expect(refusal(Self.message("wheel", "dy", "-100000")) == nil)
-        #expect(refusal(Self.message("wheel", "dy", "100000.1"))?.message == "wheel.dy must be a finite number within ±100000")
+        #expect(
+            refusal(Self.message("wheel", "dy", "100000.1"))?.message
+                == "wheel.dy must be a finite number within ±100000")
         #expect(refusal(Self.message("ping", "t", "0")) == nil)
-        #expect(refusal(Self.message("ping", "t", "-0.001"))?.message == "ping.t must be a finite number of milliseconds ≥ 0")
+        #expect(
+            refusal(Self.message("ping", "t", "-0.001"))?.message
+                == "ping.t must be a finite number of milliseconds ≥ 0")
         #expect(refusal(Self.message("wheel", "deltaMode", "2")) == nil)
-        #expect(refusal(Self.message("wheel", "deltaMode", "2.5"))?.message == "wheel.deltaMode must be an integer in 0…2")
+        #expect(
+            refusal(Self.message("wheel", "deltaMode", "2.5"))?.message == "wheel.deltaMode must be an integer in 0…2")
         #expect(refusal(Self.message("pointer", "id", "2147483647")) == nil)
-        #expect(refusal(Self.message("pointer", "id", "2147483648"))?.message == "pointer.id must be an integer in -2147483648…2147483647")
+        #expect(
+            refusal(Self.message("pointer", "id", "2147483648"))?.message
+                == "pointer.id must be an integer in -2147483648…2147483647")
         // A number beyond a Double is out of range, not bad JSON.
-        #expect(refusal(Self.message("pointer", "y", "1e400"))?.message == "pointer.y must be a finite number within ±1000000")
+        #expect(
+            refusal(Self.message("pointer", "y", "1e400"))?.message
+                == "pointer.y must be a finite number within ±1000000")
     }
 
     @Test("strings: type, length and choices are named with what was given")
     func strings() throws {
-        #expect(refusal(Self.message("key", "key", #""""#))?.message == #"key.key must be a string of 1–32 characters, not """#)
-        #expect(refusal(Self.message("key", "key", String(repeating: "k", count: 33).debugDescription))?.code == .badMessage)
+        #expect(
+            refusal(Self.message("key", "key", #""""#))?.message
+                == #"key.key must be a string of 1–32 characters, not """#)
+        #expect(
+            refusal(Self.message("key", "key", String(repeating: "k", count: 33).debugDescription))?.code == .badMessage
+        )
         #expect(refusal(Self.message("key", "key", "7"))?.message == "key.key must be a string of 1–32 characters")
-        #expect(refusal(Self.message("pointer", "phase", #""hover""#))?.message
-            == #"pointer.phase must be one of down, move, up, cancel, not "hover""#)
-        #expect(refusal(Self.message("hello", "theme", #""pink""#))?.message == #"hello.theme must be one of light, dark, not "pink""#)
-        #expect(refusal(Self.message("hello", "room", #""a b""#))?.message
-            == #"hello.room must be 1–64 characters of A–Z, a–z, 0–9, _ or -, not "a b""#)
-        #expect(refusal(Self.message("hello", "reducedMotion", "1"))?.message == "hello.reducedMotion must be true or false")
+        #expect(
+            refusal(Self.message("pointer", "phase", #""hover""#))?.message
+                == #"pointer.phase must be one of down, move, up, cancel, not "hover""#)
+        #expect(
+            refusal(Self.message("hello", "theme", #""pink""#))?.message
+                == #"hello.theme must be one of light, dark, not "pink""#)
+        #expect(
+            refusal(Self.message("hello", "room", #""a b""#))?.message
+                == #"hello.room must be 1–64 characters of A–Z, a–z, 0–9, _ or -, not "a b""#)
+        #expect(
+            refusal(Self.message("hello", "reducedMotion", "1"))?.message == "hello.reducedMotion must be true or false"
+        )
         #expect(refusal(#"{"type":7}"#)?.message == "message.type must be a string")
         #expect(refusal(#"{"t":1}"#)?.message == "message.type is required")
     }
 
     @Test("coalesced samples: 1–128 of [x, y, t] within the limits; the bad one is named by index")
     func coalesced() throws {
-        func move(_ coalesced: String) -> String { Self.message("pointer", "phase", #""move","coalesced":\#(coalesced)"#) }
+        func move(_ coalesced: String) -> String {
+            Self.message("pointer", "phase", #""move","coalesced":\#(coalesced)"#)
+        }
         #expect(refusal(move("[[1,2,3],[4,5,6]]")) == nil)
         #expect(refusal(move("[]"))?.message == "pointer.coalesced must be a list of 1–128 [x, y, t] samples")
         let many = "[" + Array(repeating: "[1,2,3]", count: 129).joined(separator: ",") + "]"
@@ -121,7 +150,9 @@ import Testing
             #expect(traceError(line)?.hasPrefix("\"\(field)\" must be ") == true, "\(field)")
         }
         for field in ["dx", "dy", "deltaMode"] {
-            #expect(traceError(#"{"t":1,"type":"wheel","x":1,"y":1,"# + "\"\(field)\":false}")?.hasPrefix("\"\(field)\" must be ") == true)
+            #expect(
+                traceError(#"{"t":1,"type":"wheel","x":1,"y":1,"# + "\"\(field)\":false}")?.hasPrefix(
+                    "\"\(field)\" must be ") == true)
         }
         let wire = try #require(refusal(Self.message("pointer", "x", "2e6"))).message
         let trace = try #require(traceError(#"{"t":1,"type":"down","x":2e6,"y":1}"#))
@@ -140,14 +171,18 @@ import Testing
     func helloScene() throws {
         guard case .hello(let plain) = try ClientMessage.parse(#"{"type":"hello","protocol":2}"#).get() else { return }
         #expect(plain.scene == nil)
-        guard case .hello(let named) = try ClientMessage.parse(#"{"type":"hello","protocol":2,"scene":"tick_picker-2"}"#).get()
+        guard
+            case .hello(let named) = try ClientMessage.parse(#"{"type":"hello","protocol":2,"scene":"tick_picker-2"}"#)
+                .get()
         else { Issue.record("not a hello"); return }
         #expect(named.scene == "tick_picker-2")
         let long = String(repeating: "s", count: 65)
         for bad in [#""""#, #""a b""#, #""ruler/1""#, "\"\(long)\"", "7", "true", #"["demo"]"#] {
             let e = refusal(#"{"type":"hello","protocol":2,"scene":\#(bad)}"#)
             #expect(e?.code == .badMessage, "\(bad)")
-            #expect(e?.message.hasPrefix("hello.scene must be 1–64 characters of A–Z, a–z, 0–9, _ or -") == true, "\(e?.message ?? "accepted")")
+            #expect(
+                e?.message.hasPrefix("hello.scene must be 1–64 characters of A–Z, a–z, 0–9, _ or -") == true,
+                "\(e?.message ?? "accepted")")
         }
         #expect(refusal(#"{"type":"hello","protocol":2,"scene":"\#(String(repeating: "s", count: 64))"}"#) == nil)
     }
@@ -155,9 +190,14 @@ import Testing
     @Test("action: widget, action, args and t as documented; widget and args optional")
     func happyPath() throws {
         let m = try ClientMessage.parse(
-            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3,"note":["a",{"b":null}]},"t":12.5,"extra":1}"#).get()
-        #expect(m == .action(.init(widget: "ruler", action: "setValue",
-                                   args: ["value": 80.3, "note": .array(["a", .object([("b", .null)])])], t: 12.5)))
+            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3,"note":["a",{"b":null}]},"t":12.5,"extra":1}"#
+        ).get()
+        #expect(
+            m
+                == .action(
+                    .init(
+                        widget: "ruler", action: "setValue",
+                        args: ["value": 80.3, "note": .array(["a", .object([("b", .null)])])], t: 12.5)))
         let bare = try ClientMessage.parse(#"{"type":"action","action":"setValue","t":0}"#).get()
         #expect(bare == .action(.init(widget: nil, action: "setValue", args: [:], t: 0)))
         // Booleans stay booleans inside args: the widget's own rule refuses them as numbers.
@@ -165,19 +205,27 @@ import Testing
         #expect(flag == .action(.init(widget: nil, action: "x", args: ["v": true, "n": 1], t: 0)))
     }
 
-    @Test("each malformed action is refused as bad_message naming the field", arguments: [
-        (#"{"type":"action","widget":"ruler","t":1}"#, "action.action is required"),
-        (#"{"type":"action","action":7,"t":1}"#, "action.action must be a string of 1–64 characters"),
-        (#"{"type":"action","action":"","t":1}"#, #"action.action must be a string of 1–64 characters, not """#),
-        (#"{"type":"action","widget":"","action":"a","t":1}"#, #"action.widget must be a string of 1–64 characters, not """#),
-        (#"{"type":"action","widget":false,"action":"a","t":1}"#, "action.widget must be a string of 1–64 characters"),
-        (#"{"type":"action","action":"a","t":true}"#, "action.t must be a finite number of milliseconds ≥ 0"),
-        (#"{"type":"action","action":"a"}"#, "action.t is required"),
-        (#"{"type":"action","action":"a","args":[1],"t":1}"#, "action.args must be an object"),
-        (#"{"type":"action","action":"a","args":"value=1","t":1}"#, "action.args must be an object"),
-        (#"{"type":"action","action":"a","args":{"":1},"t":1}"#, "action.args must be an object"),
-        (#"{"type":"action","action":"a","args":{"v":[[[[1]]]]},"t":1}"#, "action.args must be an object"),
-    ])
+    @Test(
+        "each malformed action is refused as bad_message naming the field",
+        arguments: [
+            (#"{"type":"action","widget":"ruler","t":1}"#, "action.action is required"),
+            (#"{"type":"action","action":7,"t":1}"#, "action.action must be a string of 1–64 characters"),
+            (#"{"type":"action","action":"","t":1}"#, #"action.action must be a string of 1–64 characters, not """#),
+            (
+                #"{"type":"action","widget":"","action":"a","t":1}"#,
+                #"action.widget must be a string of 1–64 characters, not """#
+            ),
+            (
+                #"{"type":"action","widget":false,"action":"a","t":1}"#,
+                "action.widget must be a string of 1–64 characters"
+            ),
+            (#"{"type":"action","action":"a","t":true}"#, "action.t must be a finite number of milliseconds ≥ 0"),
+            (#"{"type":"action","action":"a"}"#, "action.t is required"),
+            (#"{"type":"action","action":"a","args":[1],"t":1}"#, "action.args must be an object"),
+            (#"{"type":"action","action":"a","args":"value=1","t":1}"#, "action.args must be an object"),
+            (#"{"type":"action","action":"a","args":{"":1},"t":1}"#, "action.args must be an object"),
+            (#"{"type":"action","action":"a","args":{"v":[[[[1]]]]},"t":1}"#, "action.args must be an object"),
+        ])
     func malformed(text: String, message: String) throws {
         let e = try #require(refusal(text))
         #expect(e.code == .badMessage)
@@ -190,7 +238,9 @@ import Testing
         let sixteen = "{" + (1...16).map { "\"a\($0)\":\($0)" }.joined(separator: ",") + "}"
         let seventeen = "{" + (1...17).map { "\"a\($0)\":\($0)" }.joined(separator: ",") + "}"
         #expect(refusal(action(sixteen)) == nil)
-        #expect(refusal(action(seventeen))?.message.hasPrefix("action.args must be an object of at most 16 arguments") == true)
+        #expect(
+            refusal(action(seventeen))?.message.hasPrefix("action.args must be an object of at most 16 arguments")
+                == true)
         #expect(refusal(action(#"{"v":[[[1]]]}"#)) == nil)
         #expect(refusal(action(#"{"v":{"w":{"x":[1]}}}"#)) == nil)
         #expect(refusal(action(#"{"v":{"w":{"x":[[1]]}}}"#))?.code == .badMessage)
@@ -198,8 +248,11 @@ import Testing
 
     @Test("an action message maps to the scene's action input")
     func mapping() throws {
-        let m = try ClientMessage.parse(#"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"t":5}"#).get()
-        #expect(InputMapping.sceneInputs(m, client: "a")
-            == [.action(ActionInput(widget: "ruler", name: "setValue", args: ["value": 80.3]))])
+        let m = try ClientMessage.parse(
+            #"{"type":"action","widget":"ruler","action":"setValue","args":{"value":80.3},"t":5}"#
+        ).get()
+        #expect(
+            InputMapping.sceneInputs(m, client: "a")
+                == [.action(ActionInput(widget: "ruler", name: "setValue", args: ["value": 80.3]))])
     }
 }

@@ -1,5 +1,6 @@
 import ScrollCore
 import Testing
+
 @testable import ScrollServer
 
 // docs/PROTOCOL.md, "Frames": a delta only to a client whose last frame was seq − 1; a frame

@@ -1,5 +1,6 @@
 import ScrollCore
 import Testing
+
 @testable import ScrollServer
 
 // docs/PROTOCOL.md, "Order per connection" and "Errors": one message per writable
@@ -25,7 +26,10 @@ struct OutboundOrderTests {
         q.enqueue(batch("B"))
         q.enqueueControl("welcome", always: true)
         q.enqueueControl("error 1")
-        #expect(drain(&q, room: room) == ["welcome", "error 1", "pong 1", "events A", "events B", "semantics v1", "bin:full#1"])
+        #expect(
+            drain(&q, room: room) == [
+                "welcome", "error 1", "pong 1", "events A", "events B", "semantics v1", "bin:full#1",
+            ])
     }
 
     @Test("each callback takes the first pending message at that moment")
@@ -80,7 +84,10 @@ struct OutboundControlTests {
         let fatalQueued = q.enqueueFatal(ProtocolError(.serverFull, "full"))
         #expect(fatalQueued)
         #expect(q.droppedControl == 0)
-        #expect(drain(&q, room: nil) == (1...32).map { "error \($0)" } + ["welcome", "fatal server_full", "close 1008 server_full"])
+        #expect(
+            drain(&q, room: nil) == (1...32).map { "error \($0)" } + [
+                "welcome", "fatal server_full", "close 1008 server_full",
+            ])
     }
 
     @Test("only the newest pong is sent")

@@ -1,6 +1,7 @@
 import Foundation
 import ScrollCore
 import Testing
+
 @testable import ScrollServer
 
 /// Headroom the queues under test reserve (any value works; lws's is the server's business).
@@ -21,10 +22,11 @@ final class FakeRoom: RoomFeed {
     /// The room has rendered frame `seq` for `theme`; `changed: false` when it looks like `seq − 1`.
     func show(seq: UInt32, changed: Bool = true, theme: Theme = .light) {
         let label = theme == .light ? "" : " \(theme.name)"
-        frames[theme.name] = SharedFrame(seq: seq,
-                                         full: SharedPayload(text: "full#\(seq)\(label)", headroom: testHeadroom),
-                                         delta: SharedPayload(text: "delta#\(seq)\(label)", headroom: testHeadroom),
-                                         changed: changed)
+        frames[theme.name] = SharedFrame(
+            seq: seq,
+            full: SharedPayload(text: "full#\(seq)\(label)", headroom: testHeadroom),
+            delta: SharedPayload(text: "delta#\(seq)\(label)", headroom: testHeadroom),
+            changed: changed)
     }
 
     func changeSemantics() {
@@ -55,15 +57,19 @@ func describe(_ action: OutboundAction) -> String {
         return "bin:" + payload.text
     case .write(let payload, .text):
         let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
-        guard let json, json["type"] as? String == "error", let code = json["code"] as? String else { return payload.text }
+        guard let json, json["type"] as? String == "error", let code = json["code"] as? String else {
+            return payload.text
+        }
         return (json["fatal"] as? Bool == true ? "fatal " : "error ") + code
     }
 }
 
 /// What the client receives while the server keeps asking for writable callbacks (as it
 /// does while `wantsWritable`); stops at a close, where the connection ends.
-func drain(_ queue: inout OutboundQueue, room: FakeRoom?, theme: Theme = .light,
-           sourceLocation: SourceLocation = #_sourceLocation) -> [String] {
+func drain(
+    _ queue: inout OutboundQueue, room: FakeRoom?, theme: Theme = .light,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> [String] {
     var sent: [String] = []
     while queue.wantsWritable(room: room, theme: theme) {
         guard sent.count < 2000 else {

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import ScrollServer
 
 @Suite("Public directory lookup")
 struct PublicDirectoryTests {
     @Test func besideTheExecutableComesFirst() throws {
-        let found = try PublicDirectory.locate(executable: "/opt/app/widget-server", workingDirectory: "/home/u") { _ in true }
+        let found = try PublicDirectory.locate(executable: "/opt/app/widget-server", workingDirectory: "/home/u") { _ in
+            true
+        }
         #expect(found == "/opt/app/Public")
     }
 
@@ -25,6 +28,7 @@ struct PublicDirectoryTests {
     }
 
     @Test func oneCandidateWhenBothAreTheSame() {
-        #expect(PublicDirectory.candidates(executable: "/srv/widget-server", workingDirectory: "/srv") == ["/srv/Public"])
+        #expect(
+            PublicDirectory.candidates(executable: "/srv/widget-server", workingDirectory: "/srv") == ["/srv/Public"])
     }
 }

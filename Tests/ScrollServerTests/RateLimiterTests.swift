@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ScrollServer
 
 // docs/PROTOCOL.md: beyond the rate input is dropped and `rate_limited` is sent at most once a second.
@@ -11,8 +12,11 @@ struct RateLimiterTests {
         var limiter = RateLimiter(rate: 1, burst: 2, now: 0)
         let times = [0, 0, 0, 0, 0.5, 0.75, 1.0, 1.0, 1.5, 2.0, 2.0]
         let seen = times.map { limiter.admit(now: $0) }
-        #expect(seen == [.accepted, .accepted, .droppedWithNotice, .dropped, .dropped, .dropped,
-                         .accepted, .droppedWithNotice, .dropped, .accepted, .droppedWithNotice])
+        #expect(
+            seen == [
+                .accepted, .accepted, .droppedWithNotice, .dropped, .dropped, .dropped,
+                .accepted, .droppedWithNotice, .dropped, .accepted, .droppedWithNotice,
+            ])
         #expect(limiter.dropped == 7)
     }
 

@@ -1,5 +1,6 @@
 import ScrollCore
 import Testing
+
 @testable import ScrollServer
 
 // DESIGN.md, "Render once, send many": a room's frames and event batches are encoded once
@@ -66,8 +67,11 @@ struct SharedPayloadTests {
         #expect(first.full.headroom == 16 && first.full.bytes[0] == FrameFormat.kind)
 
         let key = PointerKey(client: "c1", pointer: 1)
-        _ = room.apply([.pointer(PointerInput(phase: .down, key: key, position: Point(x: 300, y: 214), clientTime: 0))], now: 0)
-        _ = room.apply([.pointer(PointerInput(phase: .move, key: key, position: Point(x: 200, y: 214), clientTime: 0.1))], now: 0.1)
+        _ = room.apply(
+            [.pointer(PointerInput(phase: .down, key: key, position: Point(x: 300, y: 214), clientTime: 0))], now: 0)
+        _ = room.apply(
+            [.pointer(PointerInput(phase: .move, key: key, position: Point(x: 200, y: 214), clientTime: 0.1))], now: 0.1
+        )
         let moved = room.frame(theme: .light)
         #expect(moved.seq == 2 && moved.changed && moved.full !== first.full)
         #expect(moved.delta.bytes[2] & FrameFormat.flagDelta != 0)

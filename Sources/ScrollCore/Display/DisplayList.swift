@@ -1,25 +1,36 @@
 /// Operation codes of the binary display list (docs/PROTOCOL.md, "Display list").
 /// Numbers are little-endian; coordinates are float32 in scene points.
 public enum DisplayOp: UInt8, Sendable, CaseIterable {
-    case save = 0x01            // —
-    case restore = 0x02         // —
-    case translate = 0x03       // dx, dy
-    case clipRect = 0x04        // x, y, w, h
-    case setFill = 0x05         // r, g, b, a (u8 each)
-    case setStroke = 0x06       // r, g, b, a (u8 each), lineWidth
-    case fillRect = 0x07        // x, y, w, h
-    case line = 0x08            // x0, y0, x1, y1 (stroked)
-    case text = 0x09            // x, y, size, align u8, baseline u8, weight u8, byteCount u16, UTF-8
-    case fillRoundRect = 0x0A   // x, y, w, h, radius
-    case fillCircle = 0x0B      // cx, cy, r
-    case fillPolygon = 0x0C     // count u8, then count × (x, y)
-    case scale = 0x0D           // sx, sy
-    case setAlpha = 0x0E        // alpha (0…1)
+    case save = 0x01  // —
+    case restore = 0x02  // —
+    case translate = 0x03  // dx, dy
+    case clipRect = 0x04  // x, y, w, h
+    case setFill = 0x05  // r, g, b, a (u8 each)
+    case setStroke = 0x06  // r, g, b, a (u8 each), lineWidth
+    case fillRect = 0x07  // x, y, w, h
+    case line = 0x08  // x0, y0, x1, y1 (stroked)
+    case text = 0x09  // x, y, size, align u8, baseline u8, weight u8, byteCount u16, UTF-8
+    case fillRoundRect = 0x0A  // x, y, w, h, radius
+    case fillCircle = 0x0B  // cx, cy, r
+    case fillPolygon = 0x0C  // count u8, then count × (x, y)
+    case scale = 0x0D  // sx, sy
+    case setAlpha = 0x0E  // alpha (0…1)
 }
 
-public enum TextAlign: UInt8, Sendable { case left = 0, center = 1, right = 2 }
-public enum TextBaseline: UInt8, Sendable { case top = 0, middle = 1, alphabetic = 2 }
-public enum FontWeight: UInt8, Sendable { case regular = 0, bold = 1 }
+public enum TextAlign: UInt8, Sendable {
+    case left = 0
+    case center = 1
+    case right = 2
+}
+public enum TextBaseline: UInt8, Sendable {
+    case top = 0
+    case middle = 1
+    case alphabetic = 2
+}
+public enum FontWeight: UInt8, Sendable {
+    case regular = 0
+    case bold = 1
+}
 
 /// Appends display operations as bytes; no intermediate objects on the frame path.
 public struct DisplayList: Sendable, Equatable {
@@ -37,7 +48,9 @@ public struct DisplayList: Sendable, Equatable {
     public mutating func setAlpha(_ a: Double) { op(.setAlpha); f(a) }
     public mutating func fillRect(_ r: Rect) { op(.fillRect); rect(r) }
     public mutating func fillRoundRect(_ r: Rect, radius: Double) { op(.fillRoundRect); rect(r); f(radius) }
-    public mutating func fillCircle(center: Point, radius: Double) { op(.fillCircle); f(center.x); f(center.y); f(radius) }
+    public mutating func fillCircle(center: Point, radius: Double) {
+        op(.fillCircle); f(center.x); f(center.y); f(radius)
+    }
 
     public mutating func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
         op(.line); f(x0); f(y0); f(x1); f(y1)
@@ -49,9 +62,11 @@ public struct DisplayList: Sendable, Equatable {
         for p in points { f(p.x); f(p.y) }
     }
 
-    public mutating func text(_ s: String, x: Double, y: Double, size: Double,
-                              align: TextAlign = .left, baseline: TextBaseline = .alphabetic,
-                              weight: FontWeight = .regular) {
+    public mutating func text(
+        _ s: String, x: Double, y: Double, size: Double,
+        align: TextAlign = .left, baseline: TextBaseline = .alphabetic,
+        weight: FontWeight = .regular
+    ) {
         var utf8 = Array(s.utf8)
         if utf8.count > Int(UInt16.max) { utf8 = Array(utf8.prefix(Int(UInt16.max))) }
         op(.text); f(x); f(y); f(size)
@@ -62,7 +77,9 @@ public struct DisplayList: Sendable, Equatable {
     public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
     private mutating func op(_ o: DisplayOp) { bytes.append(o.rawValue) }
-    private mutating func color(_ c: Color) { bytes.append(c.r); bytes.append(c.g); bytes.append(c.b); bytes.append(c.a) }
+    private mutating func color(_ c: Color) {
+        bytes.append(c.r); bytes.append(c.g); bytes.append(c.b); bytes.append(c.a)
+    }
     private mutating func rect(_ r: Rect) { f(r.x); f(r.y); f(r.width); f(r.height) }
     private mutating func f(_ v: Double) { append32(&bytes, Float(v).bitPattern) }
     private mutating func u16(_ v: UInt16) { append16(&bytes, v) }

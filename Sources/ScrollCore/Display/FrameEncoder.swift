@@ -18,7 +18,7 @@ public struct EncodedFrame: Sendable {
 }
 
 public enum FrameFormat {
-    public static let kind: UInt8 = 0x46 // "F"
+    public static let kind: UInt8 = 0x46  // "F"
     public static let flagDelta: UInt8 = 0x01
     public static let layerOps: UInt8 = 0
     public static let layerKeep: UInt8 = 1

@@ -16,7 +16,8 @@ public enum SVGRenderer {
 
     /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …).
     public static func render(ops layers: [[DecodedOp]], ids: [UInt16]? = nil, size: Size) -> String {
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(size.width))\" height=\"\(num(size.height))\""
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(size.width))\" height=\"\(num(size.height))\""
             + " viewBox=\"0 0 \(num(size.width)) \(num(size.height))\">\n"
         var writer = SVGWriter()
         for (i, ops) in layers.enumerated() {
@@ -89,7 +90,8 @@ private struct SVGWriter {
         case .clip(let r):
             clipCount += 1
             let r = normalized(r)
-            out += "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"/></clipPath>\n"
+            out +=
+                "<clipPath id=\"clip\(clipCount)\"><rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"/></clipPath>\n"
             open("<g clip-path=\"url(#clip\(clipCount))\">", into: &out)
         case .setFill(let c):
             state.fill = c
@@ -105,7 +107,8 @@ private struct SVGWriter {
             let r = normalized(r)
             // Like canvas roundRect: the radius never exceeds half the shorter side.
             let rr = min(max(radius, 0), r.width / 2, r.height / 2)
-            out += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(rr))\" ry=\"\(n(rr))\"\(fill)/>\n"
+            out +=
+                "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\" rx=\"\(n(rr))\" ry=\"\(n(rr))\"\(fill)/>\n"
         case let .fillCircle(c, radius):
             out += "<circle cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(abs(radius)))\"\(fill)/>\n"
         case let .line(x0, y0, x1, y1):
@@ -114,7 +117,8 @@ private struct SVGWriter {
             let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
             out += "<polygon points=\"\(list)\"\(fill)/>\n"
         case let .text(s, x, y, size, align, baseline, weight):
-            out += "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(SVGRenderer.fontFamily)\" font-size=\"\(n(size))\""
+            out +=
+                "<text x=\"\(n(x))\" y=\"\(n(y))\" font-family=\"\(SVGRenderer.fontFamily)\" font-size=\"\(n(size))\""
             if weight == .bold { out += " font-weight=\"bold\"" }
             out += " text-anchor=\"\(anchor(align))\" dominant-baseline=\"\(dominantBaseline(baseline))\"\(fill)>"
             out += escaped(s) + "</text>\n"

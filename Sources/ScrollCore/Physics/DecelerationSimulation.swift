@@ -35,7 +35,8 @@ public struct DecelerationSimulation: Simulation, Equatable {
         self.finalPosition = rest
         // Remaining distance is |v(t)|/k; solve |v0|·d^(1000t)/k = threshold.
         let remaining = abs(velocity) / Self.decay(rate)
-        doneTime = remaining <= Self.restThreshold
+        doneTime =
+            remaining <= Self.restThreshold
             ? 0
             : log(Self.restThreshold / remaining) / (1000 * log(rate))
     }

@@ -203,7 +203,9 @@ public struct ScrollAxis: Sendable {
         case .settle(let x):
             settle(at: x, time: time)
         case let .bounce(from, velocity, target):
-            run(.bouncing, SpringSimulation(from: from, velocity: velocity, to: target), time: time, next: .rest(target))
+            run(
+                .bouncing, SpringSimulation(from: from, velocity: velocity, to: target), time: time, next: .rest(target)
+            )
         }
     }
 
@@ -211,7 +213,9 @@ public struct ScrollAxis: Sendable {
     private mutating func settle(at x: Double, time: Double) {
         let target = snapTarget(x)
         if let snap, target != x {
-            run(.snapping, EaseSimulation(from: x, to: target, duration: snap.settleDuration), time: time, next: .rest(target))
+            run(
+                .snapping, EaseSimulation(from: x, to: target, duration: snap.settleDuration), time: time,
+                next: .rest(target))
         } else {
             comeToRest(at: x, time: time)
         }

@@ -4,7 +4,9 @@
 extension ClientMessage: Decodable {
     public static func parse(_ text: String) -> Result<ClientMessage, ProtocolError> {
         guard text.utf8.count <= ClientMessageLimits.maxBytes else {
-            return .failure(ProtocolError(.tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
+            return .failure(
+                ProtocolError(
+                    .tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
         }
         do {
             return .success(try JSONObjectDecoder.decode(ClientMessage.self, from: text))
@@ -33,8 +35,10 @@ extension ClientMessage: Decodable {
             case "pointer": self = .pointer(try Pointer(c))
             case "wheel": self = .wheel(try Wheel(c))
             case "key":
-                self = .key(key: try c.required("key", FieldRules.keyName),
-                            widget: try c.optional("widget", FieldRules.widgetID), t: try c.required("t", FieldRules.clientTime))
+                self = .key(
+                    key: try c.required("key", FieldRules.keyName),
+                    widget: try c.optional("widget", FieldRules.widgetID), t: try c.required("t", FieldRules.clientTime)
+                )
             case "action": self = .action(try Action(c))
             case "ping": self = .ping(t: try c.required("t", FieldRules.clientTime))
             default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
@@ -69,8 +73,11 @@ extension ClientMessage.Pointer {
         phase = try c.required("phase", FieldRules.pointerPhase)
         id = try c.required("id", FieldRules.pointerID)
         pointerType = try c.optional("pointerType", FieldRules.text) ?? "mouse"
-        samples = [ClientMessage.Sample(x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate),
-                                        t: try c.required("t", FieldRules.clientTime))]
+        samples = [
+            ClientMessage.Sample(
+                x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate),
+                t: try c.required("t", FieldRules.clientTime))
+        ]
         guard phase == .move, let coalesced = try c.optional("coalesced", FieldRules.coalesced) else { return }
         samples = try coalesced.enumerated().map { i, xyt throws(FieldError) in
             guard let sample = FieldRules.sample.validate(xyt) else {

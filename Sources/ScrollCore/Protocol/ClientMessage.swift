@@ -9,7 +9,8 @@ public enum ClientMessage: Sendable, Equatable {
         /// The scene a new room is made with; nil: the default scene.
         public var scene: String?
         public init(version: Int, room: String, theme: String, reducedMotion: Bool, scene: String? = nil) {
-            self.version = version; self.room = room; self.theme = theme; self.reducedMotion = reducedMotion; self.scene = scene
+            self.version = version; self.room = room; self.theme = theme; self.reducedMotion = reducedMotion;
+            self.scene = scene
         }
     }
     public struct Sample: Sendable, Equatable {

@@ -18,7 +18,8 @@ public struct FieldError: Error, Sendable, Equatable {
     public func message(naming name: String) -> String {
         switch problem {
         case .missing(let on):
-            return "\(name) is required" + (on.map { " on \("aeiou".contains($0.prefix(1)) ? "an" : "a") \($0) line" } ?? "")
+            return "\(name) is required"
+                + (on.map { " on \("aeiou".contains($0.prefix(1)) ? "an" : "a") \($0) line" } ?? "")
         case .invalid(let expectation): return "\(name) must be \(expectation)"
         }
     }
@@ -54,8 +55,10 @@ extension KeyedDecodingContainer where Key == FieldKey {
     }
 
     /// As `optional`, but absence is an error; `on` names the kind that needs the field.
-    public func required<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>,
-                                     on kind: String? = nil) throws(FieldError) -> Value {
+    public func required<Raw, Value>(
+        _ name: String, _ rule: FieldRule<Raw, Value>,
+        on kind: String? = nil
+    ) throws(FieldError) -> Value {
         guard let value = try optional(name, rule) else { throw FieldError(field: name, .missing(on: kind)) }
         return value
     }

@@ -82,7 +82,9 @@ extension FieldRule where Raw == Double, Value == Double {
     /// A time in ms, ≥ 0 and at most `max` when given.
     public static func milliseconds(upTo max: Double? = nil) -> Self {
         let bound = max.map { "within 0…\(JSONValue.format($0))" } ?? "≥ 0"
-        return Self("a finite number of milliseconds \(bound)") { $0.isFinite && $0 >= 0 && $0 <= (max ?? .infinity) ? $0 : nil }
+        return Self("a finite number of milliseconds \(bound)") {
+            $0.isFinite && $0 >= 0 && $0 <= (max ?? .infinity) ? $0 : nil
+        }
     }
 }
 
@@ -97,15 +99,18 @@ extension FieldRule where Raw == Double, Value == Int {
 extension FieldRule where Raw == String, Value == String {
     /// Length in characters (what a person counts).
     public static func string(length: ClosedRange<Int>) -> Self {
-        Self("a string of \(length.lowerBound)–\(length.upperBound) characters") { length.contains($0.count) ? $0 : nil }
+        Self("a string of \(length.lowerBound)–\(length.upperBound) characters") {
+            length.contains($0.count) ? $0 : nil
+        }
     }
 
     /// Room and scene names: safe in file names and URLs.
     public static var identifier: Self {
         Self(ClientMessageLimits.roomPattern) { name in
-            (1...64).contains(name.utf8.count) && name.utf8.allSatisfy {
-                ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
-            } ? name : nil
+            (1...64).contains(name.utf8.count)
+                && name.utf8.allSatisfy {
+                    ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 90) || ($0 >= 97 && $0 <= 122) || $0 == 95 || $0 == 45
+                } ? name : nil
         }
     }
 }

@@ -7,7 +7,8 @@ public enum FieldRules {
     /// The client's `event.timeStamp` (ms).
     public static let clientTime = FieldRule<Double, Double>.milliseconds()
     public static let pointerID = FieldRule<Double, Int>.integer(in: Int(Int32.min)...Int(Int32.max))
-    public static let pointerPhase = FieldRule<String, PointerPhase>.oneOf(PointerPhase.allCases.map { ($0.rawValue, $0) })
+    public static let pointerPhase = FieldRule<String, PointerPhase>.oneOf(
+        PointerPhase.allCases.map { ($0.rawValue, $0) })
     /// 0 points, 1 lines, 2 pages (DOM `WheelEvent.deltaMode`).
     public static let deltaMode = FieldRule<Double, Int>.integer(in: 0...2)
     /// A DOM `KeyboardEvent.key`.
@@ -32,7 +33,8 @@ public enum FieldRules {
         "[x, y, t] with x and y \(coordinate.expectation), t \(clientTime.expectation)"
     ) { xyt in
         guard xyt.count == 3, let x = coordinate.validate(xyt[0]), let y = coordinate.validate(xyt[1]),
-              let t = clientTime.validate(xyt[2]) else { return nil }
+            let t = clientTime.validate(xyt[2])
+        else { return nil }
         return ClientMessage.Sample(x: x, y: y, t: t)
     }
 }

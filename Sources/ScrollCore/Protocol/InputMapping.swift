@@ -8,7 +8,8 @@ public enum InputMapping {
         case .pointer(let p):
             let key = PointerKey(client: client, pointer: p.id)
             return p.samples.map { s in
-                .pointer(PointerInput(phase: p.phase, key: key, position: Point(x: s.x, y: s.y), clientTime: s.t / 1000))
+                .pointer(
+                    PointerInput(phase: p.phase, key: key, position: Point(x: s.x, y: s.y), clientTime: s.t / 1000))
             }
         case .wheel(let w):
             // The widget under the wheel knows how long its page is.

@@ -5,8 +5,13 @@ public enum ServerMessage {
         JSONValue.object([
             ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
             ("client", .string(client)), ("room", .string(room)),
-            ("scene", .object([("name", .string(scene.name)), ("width", .number(scene.size.width)),
-                               ("height", .number(scene.size.height))])),
+            (
+                "scene",
+                .object([
+                    ("name", .string(scene.name)), ("width", .number(scene.size.width)),
+                    ("height", .number(scene.size.height)),
+                ])
+            ),
             ("theme", .string(theme)),
         ]).serialized
     }

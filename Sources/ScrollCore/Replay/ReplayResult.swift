@@ -32,7 +32,8 @@ public struct ReplayResult {
             ("events", .array(events.map(\.json))),
         ]
         if !refused.isEmpty {
-            fields.append(("refused", .array(refused.map { .object([("line", $0.entry.json), ("error", .string($0.message))]) })))
+            fields.append(
+                ("refused", .array(refused.map { .object([("line", $0.entry.json), ("error", .string($0.message))]) })))
         }
         return .object(fields)
     }
@@ -40,11 +41,12 @@ public struct ReplayResult {
     /// `{"<id>": {"value": valueNow, "text": valueText}, ...}` in scene order; widgets
     /// without a numeric value get only "text" (and those without either, `{}`).
     public static func widgetsJSON(_ semantics: [Semantics]) -> JSONValue {
-        .object(semantics.map { s in
-            var fields: [(String, JSONValue)] = []
-            if let v = s.valueNow { fields.append(("value", .number(v))) }
-            if let text = s.valueText { fields.append(("text", .string(text))) }
-            return (s.id, .object(fields))
-        })
+        .object(
+            semantics.map { s in
+                var fields: [(String, JSONValue)] = []
+                if let v = s.valueNow { fields.append(("value", .number(v))) }
+                if let text = s.valueText { fields.append(("text", .string(text))) }
+                return (s.id, .object(fields))
+            })
     }
 }

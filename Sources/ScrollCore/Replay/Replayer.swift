@@ -14,8 +14,10 @@ public struct Replayer {
     public var settleLimit: Double
     public var makeScene: () -> Scene
 
-    public init(fps: Double = 60, stopAt: Double? = nil, settleLimit: Double = 60,
-                makeScene: @escaping () -> Scene = { DemoScene.make() }) {
+    public init(
+        fps: Double = 60, stopAt: Double? = nil, settleLimit: Double = 60,
+        makeScene: @escaping () -> Scene = { DemoScene.make() }
+    ) {
         precondition(fps.isFinite && fps > 0, "fps must be a positive number")
         self.fps = fps
         self.stopAt = stopAt

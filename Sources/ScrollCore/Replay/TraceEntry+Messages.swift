@@ -7,16 +7,21 @@ extension TraceEntry {
     /// it arrived (see `TraceRecorder`). `at` is the message's arrival (ms on the room's
     /// timeline), shared by all its lines. A move with coalesced samples gives one line per
     /// sample, each with its own time; hello and ping give none.
-    public static func entries(for message: ClientMessage, client: String, t: Double,
-                               at: Double? = nil) -> [TraceEntry] {
+    public static func entries(
+        for message: ClientMessage, client: String, t: Double,
+        at: Double? = nil
+    ) -> [TraceEntry] {
         switch message {
         case .pointer(let p):
             return p.samples.map { s in
                 .pointer(p.phase, t: s.t + t, at: at, x: s.x, y: s.y, pointer: p.id, client: client)
             }
         case .wheel(let w):
-            return [.wheel(t: w.t + t, at: at, x: w.x, y: w.y, dx: w.dx, dy: w.dy, deltaMode: w.deltaMode,
-                           client: client)]
+            return [
+                .wheel(
+                    t: w.t + t, at: at, x: w.x, y: w.y, dx: w.dx, dy: w.dy, deltaMode: w.deltaMode,
+                    client: client)
+            ]
         case let .key(key, widget, time):
             return [.key(key, t: time + t, at: at, widget: widget, client: client)]
         case .action(let a):
@@ -31,9 +36,10 @@ extension TraceEntry {
     public var clientMessage: ClientMessage {
         switch type {
         case .down, .move, .up, .cancel:
-            return .pointer(ClientMessage.Pointer(
-                phase: type.pointerPhase!, id: pointer, pointerType: "mouse",
-                samples: [ClientMessage.Sample(x: x, y: y, t: t)]))
+            return .pointer(
+                ClientMessage.Pointer(
+                    phase: type.pointerPhase!, id: pointer, pointerType: "mouse",
+                    samples: [ClientMessage.Sample(x: x, y: y, t: t)]))
         case .wheel:
             return .wheel(ClientMessage.Wheel(x: x, y: y, dx: dx, dy: dy, deltaMode: deltaMode, t: t))
         case .key:
@@ -48,15 +54,23 @@ extension TraceEntry {
         let fields: [(String, JSONValue)]
         switch type {
         case .down, .move, .up, .cancel:
-            fields = [("type", "pointer"), ("phase", .string(type.rawValue)), ("id", .number(Double(pointer))),
-                      ("x", .number(x)), ("y", .number(y)), ("t", .number(t))]
+            fields = [
+                ("type", "pointer"), ("phase", .string(type.rawValue)), ("id", .number(Double(pointer))),
+                ("x", .number(x)), ("y", .number(y)), ("t", .number(t)),
+            ]
         case .wheel:
-            fields = [("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
-                      ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t))]
+            fields = [
+                ("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
+                ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t)),
+            ]
         case .key:
-            fields = [("type", "key"), ("key", .string(key))] + (widget.map { [("widget", .string($0))] } ?? []) + [("t", .number(t))]
+            fields =
+                [("type", "key"), ("key", .string(key))] + (widget.map { [("widget", .string($0))] } ?? []) + [
+                    ("t", .number(t))
+                ]
         case .action:
-            fields = [("type", "action")] + (widget.map { [("widget", .string($0))] } ?? [])
+            fields =
+                [("type", "action")] + (widget.map { [("widget", .string($0))] } ?? [])
                 + [("action", .string(action)), ("args", .sorted(args)), ("t", .number(t))]
         }
         return JSONValue.object(fields).serialized

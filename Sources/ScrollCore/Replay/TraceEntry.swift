@@ -39,10 +39,12 @@ public struct TraceEntry: Sendable, Equatable {
     public var action: String
     public var args: [String: JSONValue]
 
-    public init(t: Double, at: Double? = nil, type: Kind, x: Double = 0, y: Double = 0,
-                pointer: Int = TraceEntry.defaultPointer, client: String = TraceEntry.defaultClient,
-                dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
-                key: String = "", widget: String? = nil, action: String = "", args: [String: JSONValue] = [:]) {
+    public init(
+        t: Double, at: Double? = nil, type: Kind, x: Double = 0, y: Double = 0,
+        pointer: Int = TraceEntry.defaultPointer, client: String = TraceEntry.defaultClient,
+        dx: Double = 0, dy: Double = 0, deltaMode: Int = 0,
+        key: String = "", widget: String? = nil, action: String = "", args: [String: JSONValue] = [:]
+    ) {
         self.t = t; self.at = at; self.type = type; self.x = x; self.y = y; self.pointer = pointer; self.client = client
         self.dx = dx; self.dy = dy; self.deltaMode = deltaMode; self.key = key; self.widget = widget
         self.action = action; self.args = args
@@ -51,23 +53,31 @@ public struct TraceEntry: Sendable, Equatable {
     /// Scene time (ms) at which the input is applied: `at`, or `t` without it.
     public var sceneTime: Double { at ?? t }
 
-    public static func pointer(_ phase: PointerPhase, t: Double, at: Double? = nil, x: Double, y: Double,
-                               pointer: Int = defaultPointer, client: String = defaultClient) -> TraceEntry {
+    public static func pointer(
+        _ phase: PointerPhase, t: Double, at: Double? = nil, x: Double, y: Double,
+        pointer: Int = defaultPointer, client: String = defaultClient
+    ) -> TraceEntry {
         TraceEntry(t: t, at: at, type: Kind(rawValue: phase.rawValue)!, x: x, y: y, pointer: pointer, client: client)
     }
 
-    public static func wheel(t: Double, at: Double? = nil, x: Double, y: Double, dx: Double, dy: Double,
-                             deltaMode: Int = 0, client: String = defaultClient) -> TraceEntry {
+    public static func wheel(
+        t: Double, at: Double? = nil, x: Double, y: Double, dx: Double, dy: Double,
+        deltaMode: Int = 0, client: String = defaultClient
+    ) -> TraceEntry {
         TraceEntry(t: t, at: at, type: .wheel, x: x, y: y, client: client, dx: dx, dy: dy, deltaMode: deltaMode)
     }
 
-    public static func key(_ key: String, t: Double, at: Double? = nil, widget: String? = nil,
-                           client: String = defaultClient) -> TraceEntry {
+    public static func key(
+        _ key: String, t: Double, at: Double? = nil, widget: String? = nil,
+        client: String = defaultClient
+    ) -> TraceEntry {
         TraceEntry(t: t, at: at, type: .key, client: client, key: key, widget: widget)
     }
 
-    public static func action(_ action: String, t: Double, at: Double? = nil, widget: String? = nil,
-                              args: [String: JSONValue] = [:], client: String = defaultClient) -> TraceEntry {
+    public static func action(
+        _ action: String, t: Double, at: Double? = nil, widget: String? = nil,
+        args: [String: JSONValue] = [:], client: String = defaultClient
+    ) -> TraceEntry {
         TraceEntry(t: t, at: at, type: .action, client: client, widget: widget, action: action, args: args)
     }
 

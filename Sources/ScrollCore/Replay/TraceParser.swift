@@ -27,12 +27,18 @@ public enum TraceParser {
             // clocks are independent), but never within one client.
             let time = entry.sceneTime
             if let previous, time < previous.time {
-                throw TraceError(name: name, line: line, message:
-                    "\"\(entry.at == nil ? "t" : "at")\" is \(JSONValue.format(time)) ms, before line \(previous.line)'s \(JSONValue.format(previous.time)) ms; lines must be in time order")
+                throw TraceError(
+                    name: name, line: line,
+                    message:
+                        "\"\(entry.at == nil ? "t" : "at")\" is \(JSONValue.format(time)) ms, before line \(previous.line)'s \(JSONValue.format(previous.time)) ms; lines must be in time order"
+                )
             }
             if let last = latest[entry.client], entry.t < last.t {
-                throw TraceError(name: name, line: line, message:
-                    "\"t\" is \(JSONValue.format(entry.t)) ms, before line \(last.line)'s \(JSONValue.format(last.t)) ms of the same client \"\(entry.client)\"; each client's times must be in order")
+                throw TraceError(
+                    name: name, line: line,
+                    message:
+                        "\"t\" is \(JSONValue.format(entry.t)) ms, before line \(last.line)'s \(JSONValue.format(last.t)) ms of the same client \"\(entry.client)\"; each client's times must be in order"
+                )
             }
             previous = (time, line)
             latest[entry.client] = (entry.t, line)

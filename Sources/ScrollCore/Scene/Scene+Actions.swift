@@ -5,8 +5,11 @@ extension Scene {
     @discardableResult
     public func check(_ action: ActionInput) throws(ActionError) -> Widget {
         guard let target = focus(action.widget) else {
-            guard let id = action.widget else { throw ActionError("no widget named, and none in this scene takes focus") }
-            throw ActionError("no widget \"\(id)\" in this scene (widgets: \(widgets.map(\.id).joined(separator: ", ")))")
+            guard let id = action.widget else {
+                throw ActionError("no widget named, and none in this scene takes focus")
+            }
+            throw ActionError(
+                "no widget \"\(id)\" in this scene (widgets: \(widgets.map(\.id).joined(separator: ", ")))")
         }
         guard target.actions.contains(action.name) else {
             let has = target.actions.isEmpty ? "none" : target.actions.joined(separator: ", ")

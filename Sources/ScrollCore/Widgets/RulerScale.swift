@@ -8,12 +8,12 @@ public enum RulerScale {
     public static let ticksPerBlock = 10
     public static let minLabel = 9
     public static let maxLabel = 999
-    public static let labelCount = maxLabel - minLabel + 1              // 991
-    public static let tickCount = labelCount * ticksPerBlock            // 9910
+    public static let labelCount = maxLabel - minLabel + 1  // 991
+    public static let tickCount = labelCount * ticksPerBlock  // 9910
     /// Lowest tick in tenths: block 9, j = 0 → 8.5 kg.
-    public static let firstTick = minLabel * ticksPerBlock - 5           // 85
+    public static let firstTick = minLabel * ticksPerBlock - 5  // 85
     /// Content length of one full turn of labels (pt).
-    public static let period = Double(tickCount) * tickSpacing          // 99,100
+    public static let period = Double(tickCount) * tickSpacing  // 99,100
 
     /// The tick whose 10-pt cell contains content coordinate x (the seed's cell lookup).
     public static func tick(containing x: Double) -> Int {

@@ -28,9 +28,10 @@ public final class WeightRuler: Widget {
         self.id = id
         self.frame = frame
         offset = RulerScale.offset(forValue: value)
-        axis = ScrollAxis(offset: offset, edges: .none,
-                          snap: SnapRule(step: RulerScale.tickSpacing, mode: .projected, settleDuration: 0.2),
-                          rate: .normal)
+        axis = ScrollAxis(
+            offset: offset, edges: .none,
+            snap: SnapRule(step: RulerScale.tickSpacing, mode: .projected, settleDuration: 0.2),
+            rate: .normal)
         reportedTick = RulerScale.tick(containing: offset)
     }
 
@@ -42,10 +43,11 @@ public final class WeightRuler: Widget {
     public var isAnimating: Bool { axis.isMoving }
 
     public var semantics: Semantics {
-        Semantics(id: id, role: "slider", label: "Weight", frame: frame, valueNow: value,
-                  valueMin: Double(RulerScale.firstTick) / 10,
-                  valueMax: Double(RulerScale.firstTick + RulerScale.tickCount - 1) / 10,
-                  valueText: valueText)
+        Semantics(
+            id: id, role: "slider", label: "Weight", frame: frame, valueNow: value,
+            valueMin: Double(RulerScale.firstTick) / 10,
+            valueMax: Double(RulerScale.firstTick + RulerScale.tickCount - 1) / 10,
+            valueText: valueText)
     }
 
     public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
@@ -106,8 +108,9 @@ public final class WeightRuler: Widget {
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
         let target = try targetTenths(action)
         guard activePointer == nil else { return }
-        let ahead = RulerScale.mod(target - RulerScale.wrappedTenths(RulerScale.tick(containing: axis.offset(at: time))),
-                                   RulerScale.tickCount)
+        let ahead = RulerScale.mod(
+            target - RulerScale.wrappedTenths(RulerScale.tick(containing: axis.offset(at: time))),
+            RulerScale.tickCount)
         step(by: ahead <= RulerScale.tickCount / 2 ? ahead : ahead - RulerScale.tickCount, at: time, events: &events)
     }
 
@@ -185,14 +188,17 @@ public final class WeightRuler: Widget {
             let x = screenX(n)
             list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
             let label = RulerScale.label(ofBlock: n / RulerScale.ticksPerBlock)
-            list.text(String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
-                      align: .center, baseline: .top)
+            list.text(
+                String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
+                align: .center, baseline: .top)
         }
         // Fixed centre pointer.
         list.setFill(theme.accent)
         list.fillRect(Rect(x: centre - 1.5, y: frame.minY, width: 3, height: 0.6 * h))
-        list.fillPolygon([Point(x: centre - 8, y: frame.minY), Point(x: centre + 8, y: frame.minY),
-                          Point(x: centre, y: frame.minY + 10)])
+        list.fillPolygon([
+            Point(x: centre - 8, y: frame.minY), Point(x: centre + 8, y: frame.minY),
+            Point(x: centre, y: frame.minY + 10),
+        ])
         list.restore()
     }
 }

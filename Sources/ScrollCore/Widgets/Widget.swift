@@ -21,7 +21,9 @@ public struct PointerInput: Sendable, Equatable {
 
 /// The unit of wheel deltas, as DOM `WheelEvent.deltaMode` numbers them.
 public enum WheelUnit: Int, Sendable, CaseIterable {
-    case points = 0, lines = 1, pages = 2
+    case points = 0
+    case lines = 1
+    case pages = 2
 }
 
 /// Wheel deltas as the page sent them, in `unit`. How long a page is depends on the widget
@@ -38,11 +40,12 @@ public struct WheelInput: Sendable, Equatable {
 
     /// The deltas in points, for a widget whose page is `page` points long.
     public func points(page: Double) -> (dx: Double, dy: Double) {
-        let size = switch unit {
-        case .points: 1.0
-        case .lines: Self.lineHeight
-        case .pages: page
-        }
+        let size =
+            switch unit {
+            case .points: 1.0
+            case .lines: Self.lineHeight
+            case .pages: page
+            }
         return (dx * size, dy * size)
     }
 }
@@ -75,9 +78,11 @@ public struct Semantics: Sendable, Equatable {
     /// `Widget.keys` and `Widget.actions`); the page prevents default only for these keys.
     public var keys: [String]
     public var actions: [String]
-    public init(id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
-                valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
-                keys: [String] = [], actions: [String] = []) {
+    public init(
+        id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
+        valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
+        keys: [String] = [], actions: [String] = []
+    ) {
         self.id = id; self.role = role; self.label = label; self.frame = frame
         self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
         self.keys = keys; self.actions = actions
@@ -111,11 +116,11 @@ public protocol Widget: AnyObject {
     func render(into list: inout DisplayList, theme: Theme)
 }
 
-public extension Widget {
-    func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
-    var keys: [String] { [] }
-    func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
-    var actions: [String] { [] }
-    func check(_ action: ActionInput) throws(ActionError) {}
-    func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
+extension Widget {
+    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
+    public var keys: [String] { [] }
+    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
+    public var actions: [String] { [] }
+    public func check(_ action: ActionInput) throws(ActionError) {}
+    public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
 }

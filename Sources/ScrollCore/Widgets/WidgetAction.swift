@@ -11,7 +11,9 @@ public struct ActionInput: Sendable, Equatable {
 
     /// The argument `name` checked against `rule` (null counts as absent); a refusal names
     /// the action, the widget and the argument.
-    public func argument<Raw, Value>(_ arg: String, _ rule: FieldRule<Raw, Value>, on widget: String) throws(ActionError) -> Value {
+    public func argument<Raw, Value>(_ arg: String, _ rule: FieldRule<Raw, Value>, on widget: String)
+        throws(ActionError) -> Value
+    {
         let problem: FieldError.Problem
         switch args[arg] {
         case nil, .null?: problem = .missing(on: nil)

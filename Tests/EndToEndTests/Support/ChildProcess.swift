@@ -13,8 +13,10 @@ final class ChildProcess {
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
 
-    init(executable: String, arguments: [String], environment: [String: String]? = nil,
-         workingDirectory: String? = nil) throws {
+    init(
+        executable: String, arguments: [String], environment: [String: String]? = nil,
+        workingDirectory: String? = nil
+    ) throws {
         let stdout = try Self.makePipe(), stderr = try Self.makePipe()
         defer { close(stdout.write); close(stderr.write) }
 
@@ -43,7 +45,7 @@ final class ChildProcess {
         let command = workingDirectory.map { ["env", "-C", $0, executable] } ?? [executable]
         let argv = (command + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
 
         var pid: pid_t = 0
         let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)

@@ -1,6 +1,6 @@
 import Foundation
-import WebSocketClient
 import Glibc
+import WebSocketClient
 
 /// A headless Chromium with one page, driven over the DevTools protocol.
 ///
@@ -97,25 +97,29 @@ final class Chromium {
 
     /// Emulates a desktop viewport of `width`×`height` CSS pixels.
     func setViewport(width: Int, height: Int, deviceScaleFactor: Double = 1) throws {
-        try call("Emulation.setDeviceMetricsOverride", [
-            "width": width, "height": height, "deviceScaleFactor": deviceScaleFactor, "mobile": false,
-        ])
+        try call(
+            "Emulation.setDeviceMetricsOverride",
+            [
+                "width": width, "height": height, "deviceScaleFactor": deviceScaleFactor, "mobile": false,
+            ])
     }
 
     /// Evaluates `js` in the page, awaiting it if it is a promise, and returns its value
     /// as JSON-decoded Foundation objects (nil for undefined and null). Throws the
     /// exception's text if it throws or rejects.
     func evaluate(_ js: String, timeout: Double = 10) throws -> Any? {
-        let result = try call("Runtime.evaluate", [
-            "expression": js, "returnByValue": true, "awaitPromise": true,
-        ], timeout: timeout)
+        let result = try call(
+            "Runtime.evaluate",
+            [
+                "expression": js, "returnByValue": true, "awaitPromise": true,
+            ], timeout: timeout)
         if let details = result["exceptionDetails"] as? [String: Any] {
             let exception = details["exception"] as? [String: Any]
             let text = exception?["description"] as? String ?? details["text"] as? String ?? "\(details)"
             throw HarnessError.javaScript(text)
         }
         let remote = result["result"] as? [String: Any] ?? [:]
-        if let special = remote["unserializableValue"] as? String {   // NaN, Infinity, -0, 1n
+        if let special = remote["unserializableValue"] as? String {  // NaN, Infinity, -0, 1n
             return Double(special) ?? special
         }
         let value = remote["value"]
@@ -176,7 +180,9 @@ final class Chromium {
     /// Presses and releases a key that types no text (`PageUp`, `Home`, …) in the focused element;
     /// the page sees it as `KeyboardEvent.key`.
     func key(_ key: String) throws {
-        for type in ["rawKeyDown", "keyUp"] { try call("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key]) }
+        for type in ["rawKeyDown", "keyUp"] {
+            try call("Input.dispatchKeyEvent", ["type": type, "key": key, "code": key])
+        }
     }
 
     /// A PNG of the viewport.
@@ -217,8 +223,9 @@ final class Chromium {
         guard let targetID = target["targetId"] as? String else {
             throw HarnessError.devTools(method: "Target.createTarget", message: "no targetId in \(target)")
         }
-        let attached = try callBrowser("Target.attachToTarget", ["targetId": targetID, "flatten": true],
-                                       timeout: deadline.remaining)
+        let attached = try callBrowser(
+            "Target.attachToTarget", ["targetId": targetID, "flatten": true],
+            timeout: deadline.remaining)
         guard let session = attached["sessionId"] as? String else {
             throw HarnessError.devTools(method: "Target.attachToTarget", message: "no sessionId in \(attached)")
         }
@@ -251,7 +258,8 @@ final class Chromium {
     private static func discoverEndpoint(child: ChildProcess, profile: URL, deadline: Deadline) throws -> String {
         let marker = "DevTools listening on "
         if let line = child.output.waitForLine(timeout: deadline.remaining, where: { $0.contains(marker) }),
-           let start = line.range(of: marker)?.upperBound {
+            let start = line.range(of: marker)?.upperBound
+        {
             return String(line[start...]).trimmingCharacters(in: .whitespaces)
         }
         let file = profile.appendingPathComponent("DevToolsActivePort")

@@ -32,7 +32,8 @@ final class DevToolsConnection {
         while true {
             if let response = responses.removeValue(forKey: id) {
                 if let error = response["error"] as? [String: Any] {
-                    let text = [error["message"], error["data"]].compactMap { $0.map { "\($0)" } }.joined(separator: ": ")
+                    let text = [error["message"], error["data"]].compactMap { $0.map { "\($0)" } }.joined(
+                        separator: ": ")
                     throw HarnessError.devTools(method: method, message: text)
                 }
                 return response["result"] as? [String: Any] ?? [:]
@@ -71,7 +72,7 @@ final class DevToolsConnection {
     private func receiveOne(deadline: Deadline) throws -> Bool {
         guard let message = try socket.receive(timeout: deadline.remaining) else { return false }
         guard case .text(let text) = message,
-              let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         else { return true }
         if let id = json["id"] as? Int {
             responses[id] = json

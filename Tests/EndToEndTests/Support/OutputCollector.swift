@@ -1,6 +1,6 @@
 import Foundation
-import WebSocketClient
 import Glibc
+import WebSocketClient
 
 /// Collects the lines a child process writes to its pipes.
 ///

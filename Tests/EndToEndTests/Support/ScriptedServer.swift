@@ -88,7 +88,9 @@ final class PeerConnection {
     func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             guard sent > 0 else { throw HarnessError.peer("send: \(String(cString: strerror(errno)))") }
             offset += sent
         }
@@ -122,7 +124,8 @@ final class PeerConnection {
     func acceptWebSocket(subprotocol: String? = nil) throws -> [String: String] {
         let (_, headers) = try readRequestHead()
         guard let key = headers["sec-websocket-key"] else { throw HarnessError.peer("no Sec-WebSocket-Key") }
-        var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        var response =
+            "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketClient.acceptValue(forKey: key))\r\n"
         if let subprotocol { response += "Sec-WebSocket-Protocol: \(subprotocol)\r\n" }
         try write(response + "\r\n")
@@ -173,7 +176,8 @@ final class PeerConnection {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
-            throw HarnessError.peer(count == 0 ? "client closed the connection" : "recv: \(String(cString: strerror(errno)))")
+            throw HarnessError.peer(
+                count == 0 ? "client closed the connection" : "recv: \(String(cString: strerror(errno)))")
         }
         buffer += chunk[..<count]
     }

@@ -25,15 +25,17 @@ final class ServerProcess {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError.serverBinaryMissing(path: binary)
         }
-        child = try ChildProcess(executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments,
-                                 workingDirectory: workingDirectory)
+        child = try ChildProcess(
+            executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments,
+            workingDirectory: workingDirectory)
         let prefix = "listening on http://127.0.0.1:"
         let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
         guard let line, let start = line.range(of: prefix)?.upperBound,
-              let port = Int(line[start...].prefix(while: \.isNumber)), port > 0
+            let port = Int(line[start...].prefix(while: \.isNumber)), port > 0
         else {
             // Only reached when startup failed; a loaded machine may take a while to reap.
-            let reason = child.waitForExit(timeout: 5)
+            let reason =
+                child.waitForExit(timeout: 5)
                 ? "it exited before printing its listening line"
                 : "no listening line within \(Self.startupTimeout)s"
             child.stop()

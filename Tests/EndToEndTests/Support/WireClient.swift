@@ -38,7 +38,9 @@ final class WireClient {
         while Date() < deadline {
             guard let m = try socket.receive(timeout: deadline.timeIntervalSinceNow) else { break }
             received.append(m)
-            if case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any], match(o) {
+            if case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any],
+                match(o)
+            {
                 return o
             }
         }
@@ -59,7 +61,8 @@ final class WireClient {
     func nextSemantics() throws -> [String: [String: Any]] {
         let m = try waitFor("semantics") { $0["type"] as? String == "semantics" }
         let widgets = m["widgets"] as? [[String: Any]] ?? []
-        return Dictionary(widgets.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(
+            widgets.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
     }
 
     func waitForError(_ code: String) throws -> [String: Any] {
