@@ -83,13 +83,17 @@ extension WebSocketServer {
             }
             room = existing
         } else {
+            // A catalog without the default scene refuses pages that name none.
+            let sceneName = hello.scene ?? SceneCatalog.defaultName
+            guard let scene = scenes.make(sceneName) else {
+                refuse(client, ProtocolError(.unknownScene, scenes.unknown(sceneName)), fatal: true)
+                return
+            }
             guard rooms.count < config.maxRooms || evictIdleRoom() else {
                 refuse(
                     client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
-            // The catalog's default is always there (SceneCatalog.standard is checked by tests).
-            let scene = scenes.make(hello.scene ?? SceneCatalog.defaultName) ?? DemoScene.make()
             room = Room(name: hello.room, scene: scene, origin: now)
             rooms[hello.room] = room
             traces?.created(room: room.name, scene: scene.name)

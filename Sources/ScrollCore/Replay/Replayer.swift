@@ -16,7 +16,7 @@ public struct Replayer {
 
     public init(
         fps: Double = 60, stopAt: Double? = nil, settleLimit: Double = 60,
-        makeScene: @escaping () -> Scene = { DemoScene.make() }
+        makeScene: @escaping () -> Scene = { SceneCatalog.standard.make(SceneCatalog.defaultName)! }
     ) {
         precondition(fps.isFinite && fps > 0, "fps must be a positive number")
         self.fps = fps
