@@ -1,0 +1,151 @@
+/// The bounded tick picker (WIDGETS.md §2, seed 003): dial a count 0…N under a fixed
+/// centre; ticks grow near the centre; each new centre tick is one `moved` event and one
+/// haptic click, stamped with the exact time it was crossed. Hard edges, no rubber band.
+///
+/// Value v's tick sits at content X = 10·v, so the offset runs 0…10·N; the ticks beyond
+/// both ends are padding that lets 0 and N reach the centre.
+public final class TickPicker: Widget {
+    /// How long the centre tick pulses after each click (drawn here, so replays show it).
+    public static let pulseDuration = 0.15
+    public static let hapticStyle = "selection"
+
+    public let id: String
+    public let frame: Rect
+    public let maxValue: Int
+    /// `setValue`'s value: 0…N, rounded to a whole tick.
+    public let settableValue: FieldRule<Double, Double>
+    private var dial: TickDial
+    private var offset: Double
+    private var now = 0.0
+    private var lastClick = -Double.infinity
+
+    /// `snaps`: rest on a tick (the default); false keeps the seed's free stop.
+    public init(id: String = "picker", frame: Rect, maxValue: Int = 100, value: Int = 0, snaps: Bool = true) {
+        precondition(maxValue >= 1, "a picker needs at least two values")
+        self.id = id
+        self.frame = frame
+        self.maxValue = maxValue
+        settableValue = .number(in: 0...Double(maxValue))
+        dial = TickDial(scale: TickScale(spacing: 10, extent: .bounded(0...maxValue)), index: value, snaps: snaps)
+        offset = dial.offset(at: 0)
+    }
+
+    public var value: Int { dial.index }
+    public var valueText: String { String(value) }
+    public var contentOffset: Double { offset }
+    public var isAnimating: Bool { dial.isMoving || isPulsing }
+    private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
+
+    /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.
+    public var paddingTicks: Int { Int(((frame.midX - frame.minX) / 10.5).rounded(.up)) }
+
+    public var semantics: Semantics {
+        Semantics(
+            id: id, role: "slider", label: "Count", frame: frame, valueNow: Double(value), valueMin: 0,
+            valueMax: Double(maxValue), valueText: valueText)
+    }
+
+    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
+        run(at: time, &events) { dial.pointer(input, at: time, into: &$0) }
+        return true
+    }
+
+    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
+        run(at: time, &events) { dial.wheel(input, page: frame.width, at: time, into: &$0) }
+    }
+
+    public var keys: [String] { KeyStep.keys }
+
+    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
+        guard let step = KeyStep.step(for: key) else { return false }
+        run(at: time, &events) { dial.step(step, first: 0, last: maxValue, at: time, into: &$0) }
+        return true
+    }
+
+    public var actions: [String] { ["setValue"] }
+
+    public func check(_ action: ActionInput) throws(ActionError) {
+        _ = try action.argument("value", settableValue, on: id)
+    }
+
+    /// `setValue {"value": n}`: eases to tick n (rounded), clicking on the way; a finger on
+    /// the picker wins and the action is ignored.
+    public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
+        let target = Int(try action.argument("value", settableValue, on: id).rounded())
+        run(at: time, &events) { dial.move(toIndex: target, at: time, into: &$0) }
+    }
+
+    public func advance(to time: Double, events: inout [SceneEvent]) {
+        run(at: time, &events) { dial.advance(to: time, into: &$0) }
+    }
+
+    /// Runs one dial call; each crossing becomes `moved` then `haptic`, each report a value.
+    private func run(at time: Double, _ events: inout [SceneEvent], _ body: (inout [DialEvent]) -> Void) {
+        var reports: [DialEvent] = []
+        body(&reports)
+        now = time
+        offset = dial.offset(at: time)
+        for report in reports {
+            switch report {
+            case let .crossed(tick, at):
+                lastClick = at
+                events.append(SceneEvent(time: at, widget: id, kind: .moved(tick)))
+                events.append(SceneEvent(time: at, widget: id, kind: .haptic(Self.hapticStyle)))
+            case let .report(tick, at, final):
+                events.append(
+                    SceneEvent(time: at, widget: id, kind: .value(Double(tick), text: String(tick), final: final)))
+            }
+        }
+    }
+
+    // MARK: drawing
+
+    /// A tick's look by its distance d from the centre (seed 003): the centre tick is
+    /// 18 × 2 pt in the text colour; the rest 14, 8 or 4 pt tall, 1 pt wide, faint.
+    public struct TickLook: Sendable, Equatable {
+        public var height: Double
+        public var width: Double
+        public var isCentre: Bool
+
+        public init(distance d: Double) {
+            switch abs(d) {
+            case ..<5: (height, width, isCentre) = (18, 2, true)
+            case ..<16: (height, width, isCentre) = (14, 1, false)
+            case ..<26: (height, width, isCentre) = (8, 1, false)
+            default: (height, width, isCentre) = (4, 1, false)
+            }
+        }
+    }
+
+    public func render(into list: inout DisplayList, theme: Theme) {
+        let centre = frame.midX, spacing = 10.0
+        list.save()
+        list.clip(frame)
+        list.setFill(theme.surface)
+        list.fillRect(frame)
+        if isPulsing {
+            // A ring that fades and widens from the click, behind the centre tick.
+            let age = (now - lastClick) / Self.pulseDuration
+            list.setAlpha(0.35 * (1 - age))
+            list.setFill(theme.accent)
+            list.fillCircle(center: Point(x: centre, y: frame.midY), radius: 12 + 6 * age)
+            list.setAlpha(1)
+        }
+        let lowest = max(-paddingTicks, Int(((offset - frame.width / 2) / spacing).rounded(.down)))
+        let highest = min(maxValue + paddingTicks, Int(((offset + frame.width / 2) / spacing).rounded(.up)))
+        var centreTick: Rect?
+        list.setFill(theme.faintTick)
+        for n in lowest...highest {
+            let x = centre + Double(n) * spacing - offset
+            let look = TickLook(distance: x - centre)
+            let rect = Rect(
+                x: x - look.width / 2, y: frame.midY - look.height / 2, width: look.width, height: look.height)
+            if look.isCentre { centreTick = rect } else { list.fillRect(rect) }
+        }
+        if let centreTick {
+            list.setFill(theme.text)
+            list.fillRect(centreTick)
+        }
+        list.restore()
+    }
+}
