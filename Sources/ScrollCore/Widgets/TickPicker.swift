@@ -4,35 +4,28 @@
 ///
 /// Value v's tick sits at content X = 10·v, so the offset runs 0…10·N; the ticks beyond
 /// both ends are padding that lets 0 and N reach the centre.
-public final class TickPicker: Widget {
+public final class TickPicker: DialWidget, Widget {
     /// How long the centre tick pulses after each click (drawn here, so replays show it).
     public static let pulseDuration = 0.15
     public static let hapticStyle = "selection"
 
-    public let id: String
-    public let frame: Rect
     public let maxValue: Int
     /// `setValue`'s value: 0…N, rounded to a whole tick.
     public let settableValue: FieldRule<Double, Double>
-    private var dial: TickDial
-    private var offset: Double
-    private var now = 0.0
     private var lastClick = -Double.infinity
 
     /// `snaps`: rest on a tick (the default); false keeps the seed's free stop.
     public init(id: String = "picker", frame: Rect, maxValue: Int = 100, value: Int = 0, snaps: Bool = true) {
         precondition(maxValue >= 1, "a picker needs at least two values")
-        self.id = id
-        self.frame = frame
         self.maxValue = maxValue
         settableValue = .number(in: 0...Double(maxValue))
-        dial = TickDial(scale: TickScale(spacing: 10, extent: .bounded(0...maxValue)), index: value, snaps: snaps)
-        offset = dial.offset(at: 0)
+        let scale = TickScale(spacing: 10, extent: .bounded(0...maxValue))
+        super.init(
+            id: id, frame: frame, dial: TickDial(scale: scale, index: value, snaps: snaps), keyRange: 0...maxValue)
     }
 
     public var value: Int { dial.index }
     public var valueText: String { String(value) }
-    public var contentOffset: Double { offset }
     public var isAnimating: Bool { dial.isMoving || isPulsing }
     private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
 
@@ -45,23 +38,6 @@ public final class TickPicker: Widget {
             valueMax: Double(maxValue), valueText: valueText)
     }
 
-    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
-        run(at: time, &events) { dial.pointer(input, at: time, into: &$0) }
-        return true
-    }
-
-    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
-        run(at: time, &events) { dial.wheel(input, page: frame.width, at: time, into: &$0) }
-    }
-
-    public var keys: [String] { KeyStep.keys }
-
-    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
-        guard let step = KeyStep.step(for: key) else { return false }
-        run(at: time, &events) { dial.step(step, first: 0, last: maxValue, at: time, into: &$0) }
-        return true
-    }
-
     public var actions: [String] { ["setValue"] }
 
     public func check(_ action: ActionInput) throws(ActionError) {
@@ -71,30 +47,19 @@ public final class TickPicker: Widget {
     /// `setValue {"value": n}`: eases to tick n (rounded), clicking on the way; a finger on
     /// the picker wins and the action is ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
-        let target = Int(try action.argument("value", settableValue, on: id).rounded())
-        run(at: time, &events) { dial.move(toIndex: target, at: time, into: &$0) }
+        move(toIndex: Int(try action.argument("value", settableValue, on: id).rounded()), at: time, events: &events)
     }
 
-    public func advance(to time: Double, events: inout [SceneEvent]) {
-        run(at: time, &events) { dial.advance(to: time, into: &$0) }
-    }
-
-    /// Runs one dial call; each crossing becomes `moved` then `haptic`, each report a value.
-    private func run(at time: Double, _ events: inout [SceneEvent], _ body: (inout [DialEvent]) -> Void) {
-        var reports: [DialEvent] = []
-        body(&reports)
-        now = time
-        offset = dial.offset(at: time)
-        for report in reports {
-            switch report {
-            case let .crossed(tick, at):
-                lastClick = at
-                events.append(SceneEvent(time: at, widget: id, kind: .moved(tick)))
-                events.append(SceneEvent(time: at, widget: id, kind: .haptic(Self.hapticStyle)))
-            case let .report(tick, at, final):
-                events.append(
-                    SceneEvent(time: at, widget: id, kind: .value(Double(tick), text: String(tick), final: final)))
-            }
+    /// Each crossing is `moved` then `haptic`; each report a value.
+    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
+        switch report {
+        case let .crossed(tick, time):
+            lastClick = time
+            events.append(SceneEvent(time: time, widget: id, kind: .moved(tick)))
+            events.append(SceneEvent(time: time, widget: id, kind: .haptic(Self.hapticStyle)))
+        case let .report(tick, time, final):
+            events.append(
+                SceneEvent(time: time, widget: id, kind: .value(Double(tick), text: String(tick), final: final)))
         }
     }
 
@@ -118,7 +83,7 @@ public final class TickPicker: Widget {
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let centre = frame.midX, spacing = 10.0
+        let centre = frame.midX, spacing = 10.0, offset = contentOffset
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)

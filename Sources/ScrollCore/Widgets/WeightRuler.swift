@@ -3,7 +3,7 @@
 ///
 /// Tick n stands for n/10 kg before wrapping; block w (its label) spans ticks 10w−5 … 10w+4
 /// and its major tick is n = 10w. Labels run 9…999 and start again, so the ruler is periodic.
-public final class WeightRuler: Widget {
+public final class WeightRuler: DialWidget, Widget {
     public static let ticksPerBlock = 10
     public static let minLabel = 9
     public static let maxLabel = 999
@@ -16,20 +16,13 @@ public final class WeightRuler: Widget {
     public static let settableValue = FieldRule<Double, Double>.number(
         in: Double(scale.indices.lowerBound) / 10...Double(maxLabel * 10 + 9) / 10)
 
-    public let id: String
-    public let frame: Rect
-    private var dial: TickDial
-    private var offset: Double
-
     public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
-        self.id = id
-        self.frame = frame
-        dial = TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true)
-        offset = dial.offset(at: 0)
+        // Home and End go to the first and last label (9.0 and 999.0 kg), the short way round.
+        super.init(
+            id: id, frame: frame, dial: TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true),
+            keyRange: (Self.minLabel * Self.ticksPerBlock)...(Self.maxLabel * Self.ticksPerBlock))
     }
 
-    /// Content coordinate under the centre pointer (unbounded between rests).
-    public var contentOffset: Double { offset }
     public var tenths: Int { dial.index }
     public var value: Double { Double(tenths) / 10 }
     public var valueText: String { Self.text(tenths: tenths) }
@@ -47,26 +40,6 @@ public final class WeightRuler: Widget {
             valueText: valueText)
     }
 
-    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
-        run(at: time, &events) { dial.pointer(input, at: time, into: &$0) }
-        return true
-    }
-
-    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
-        // A page is the ruler's width: one screenful of ticks.
-        run(at: time, &events) { dial.wheel(input, page: frame.width, at: time, into: &$0) }
-    }
-
-    public var keys: [String] { KeyStep.keys }
-
-    /// Home and End go to the first and last label (9.0 and 999.0 kg), the short way round.
-    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
-        guard let step = KeyStep.step(for: key) else { return false }
-        let first = Self.minLabel * Self.ticksPerBlock, last = Self.maxLabel * Self.ticksPerBlock
-        run(at: time, &events) { dial.step(step, first: first, last: last, at: time, into: &$0) }
-        return true
-    }
-
     public var actions: [String] { ["setValue"] }
 
     public func check(_ action: ActionInput) throws(ActionError) {
@@ -77,8 +50,7 @@ public final class WeightRuler: Widget {
     /// to 0.1), the short way round the wrap, and reports the final value at rest. A finger
     /// on the ruler wins, as for keys: the action is then ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
-        let target = try targetTenths(action)
-        run(at: time, &events) { dial.move(toIndex: target, at: time, into: &$0) }
+        move(toIndex: try targetTenths(action), at: time, events: &events)
     }
 
     private func targetTenths(_ action: ActionInput) throws(ActionError) -> Int {
@@ -86,28 +58,20 @@ public final class WeightRuler: Widget {
         return Self.scale.index(ofTick: Int((value * 10).rounded()))
     }
 
-    public func advance(to time: Double, events: inout [SceneEvent]) {
-        run(at: time, &events) { dial.advance(to: time, into: &$0) }
-    }
-
-    /// Runs one dial call and turns what it reports into value events (the ruler does not click).
-    private func run(at time: Double, _ events: inout [SceneEvent], _ body: (inout [DialEvent]) -> Void) {
-        var reports: [DialEvent] = []
-        body(&reports)
-        offset = dial.offset(at: time)
-        for case let .report(tick, at, final) in reports {
-            let tenths = Self.scale.index(ofTick: tick)
-            events.append(
-                SceneEvent(
-                    time: at, widget: id,
-                    kind: .value(Double(tenths) / 10, text: Self.text(tenths: tenths), final: final)))
-        }
+    /// The ruler reports values; it does not click.
+    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
+        guard case let .report(tick, time, final) = report else { return }
+        let tenths = Self.scale.index(ofTick: tick)
+        events.append(
+            SceneEvent(
+                time: time, widget: id, kind: .value(Double(tenths) / 10, text: Self.text(tenths: tenths), final: final)
+            ))
     }
 
     // MARK: drawing (seed geometry: major tick to 0.46875·H, minor to 0.3125·H, label 4 pt below)
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing
+        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, offset = contentOffset
         let left = offset - frame.width / 2, right = offset + frame.width / 2
         list.save()
         list.clip(frame)
