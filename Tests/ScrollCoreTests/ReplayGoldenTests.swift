@@ -96,6 +96,8 @@ import Testing
                 == .object([
                     ("readout", .object([("text", "75.1 kg")])),
                     ("ruler", .object([("value", 75.1), ("text", "75.1 kg")])),
+                    ("picker", .object([("value", 0), ("text", "0")])),
+                    ("count", .object([("text", "0")])),
                 ]))
     }
 
