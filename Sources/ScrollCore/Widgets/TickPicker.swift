@@ -66,7 +66,7 @@ public final class TickPicker: DialWidget, Widget {
     // MARK: drawing
 
     /// A tick's look by its distance d from the centre (seed 003): the centre tick is
-    /// 18 × 2 pt in the text colour; the rest 14, 8 or 4 pt tall, 1 pt wide, faint.
+    /// 18 × 2 pt in the text colour; the rest 14, 8 or 4 pt tall, 1 pt wide, light grey.
     public struct TickLook: Sendable, Equatable {
         public var height: Double
         public var width: Double
@@ -99,7 +99,10 @@ public final class TickPicker: DialWidget, Widget {
         let lowest = max(-paddingTicks, Int(((offset - frame.width / 2) / spacing).rounded(.down)))
         let highest = min(maxValue + paddingTicks, Int(((offset + frame.width / 2) / spacing).rounded(.up)))
         var centreTick: Rect?
-        list.setFill(theme.faintTick)
+        // The seed's light grey (UIColor.lightGray, #AAA on white), taken from the theme so
+        // that it reads on dark too.
+        list.setFill(theme.secondaryText)
+        list.setAlpha(0.6)
         for n in lowest...highest {
             let x = centre + Double(n) * spacing - offset
             let look = TickLook(distance: x - centre)
@@ -107,6 +110,7 @@ public final class TickPicker: DialWidget, Widget {
                 x: x - look.width / 2, y: frame.midY - look.height / 2, width: look.width, height: look.height)
             if look.isCentre { centreTick = rect } else { list.fillRect(rect) }
         }
+        list.setAlpha(1)
         if let centreTick {
             list.setFill(theme.text)
             list.fillRect(centreTick)

@@ -5,6 +5,9 @@
 /// frame rate.
 struct ValueReporter: Sendable {
     static let interval = 0.016
+    /// Times are whole ms or µs plus 16 ms steps: in doubles 0.074 + 0.016 > 0.09, so an
+    /// exact tie must not hang on rounding. Both comparisons allow this much.
+    static let tolerance = 1e-9
 
     private var last = -Double.infinity
     private var pending: Int?
@@ -18,7 +21,7 @@ struct ValueReporter: Sendable {
 
     mutating func changed(to tick: Int, at time: Double, into events: inout [DialEvent]) {
         flush(upTo: time, into: &events)
-        if time - last >= Self.interval {
+        if time - last >= Self.interval - Self.tolerance {
             last = time
             pending = nil
             events.append(.report(tick: tick, at: time, final: false))
@@ -29,7 +32,7 @@ struct ValueReporter: Sendable {
 
     /// Reports the held-back tick if its interval has run out by `time`.
     mutating func flush(upTo time: Double, into events: inout [DialEvent]) {
-        guard let tick = pending, last + Self.interval <= time else { return }
+        guard let tick = pending, last + Self.interval <= time + Self.tolerance else { return }
         last += Self.interval
         pending = nil
         events.append(.report(tick: tick, at: last, final: false))
