@@ -78,13 +78,16 @@ import Testing
               document.addEventListener('keydown', e => keyLog.push(e.key + ':' + e.defaultPrevented));
               document.querySelector('[data-widget=ruler]').focus(); return true; })()
             """)
-        // docs/PROTOCOL.md, key: PageUp +1.0, ArrowLeft −0.1; Home is not one of the ruler's keys.
+        // docs/PROTOCOL.md, key: PageUp +1.0, ArrowLeft −0.1, Home the first label (9.0 kg);
+        // Enter is not one of the ruler's keys.
         try b.key("PageUp")
         try b.waitFor("\(Self.value) === 73.5", timeout: 5)
-        try b.key("Home")
+        try b.key("Enter")
         try b.key("ArrowLeft")
         try b.waitFor("\(Self.value) === 73.4", timeout: 5)
-        #expect(try b.evaluate("keyLog.join(' ')") as? String == "PageUp:true Home:false ArrowLeft:true")
+        try b.key("Home")
+        try b.waitFor("\(Self.value) === 9", timeout: 5)
+        #expect(try b.evaluate("keyLog.join(' ')") as? String == "PageUp:true Enter:false ArrowLeft:true Home:true")
     }
 
     @Test("a page speaking another protocol version says so visibly")

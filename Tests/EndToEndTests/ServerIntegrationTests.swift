@@ -28,7 +28,8 @@ import WebSocketClient
         let frame = try DecodedFrame(try c.waitForBinary())
         #expect(!frame.isDelta)
         #expect(frame.version == UInt8(ProtocolVersion.current))
-        #expect(frame.layers.count == 3)
+        // Background, then one layer per widget: readout, ruler, picker, count.
+        #expect(frame.layers.count == 5)
         #expect(frame.layers.allSatisfy { $0.ops != nil })
     }
 
@@ -225,11 +226,14 @@ import WebSocketClient
         let c = try WireClient(server)
         let widgets = try c.nextSemantics()
         let ruler = try #require(widgets["ruler"])
-        // docs/PROTOCOL.md, key: ←/↓, →/↑, PageDown, PageUp; "Widget actions": setValue.
-        #expect(
-            Set(try #require(ruler["keys"] as? [String]))
-                == ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp"])
+        // docs/PROTOCOL.md, key: ←/↓, →/↑, PageDown, PageUp, Home, End; "Widget actions": setValue.
+        let dialKeys: Set = ["ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp", "PageDown", "PageUp", "Home", "End"]
+        #expect(Set(try #require(ruler["keys"] as? [String])) == dialKeys)
         #expect(ruler["actions"] as? [String] == ["setValue"])
+        let picker = try #require(widgets["picker"])
+        #expect(Set(try #require(picker["keys"] as? [String])) == dialKeys)
+        #expect(picker["actions"] as? [String] == ["setValue"])
+        #expect(picker["valueMin"] as? Double == 0 && picker["valueMax"] as? Double == 100)
         let readout = try #require(widgets["readout"])
         #expect((readout["keys"] as? [String])?.isEmpty == true)
         #expect((readout["actions"] as? [String])?.isEmpty == true)
@@ -256,7 +260,7 @@ import WebSocketClient
         let server = try ServerProcess()
         let c = try WireClient(server)
         for (message, mentions) in [
-            (setValue(80, widget: "foo"), #"no widget "foo" in this scene (widgets: readout, ruler)"#),
+            (setValue(80, widget: "foo"), #"no widget "foo" in this scene (widgets: readout, ruler, picker, count)"#),
             (
                 ["type": "action", "widget": "ruler", "action": "spin", "t": 1],
                 #"no action "spin" on widget "ruler" (it has: setValue)"#

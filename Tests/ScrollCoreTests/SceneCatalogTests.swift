@@ -8,7 +8,7 @@ struct SceneCatalogTests {
 
     @Test func demoIsTheDefaultAndEveryWidgetSceneIsListed() {
         #expect(SceneCatalog.defaultName == "demo")
-        #expect(catalog.names == ["demo", "ruler"])
+        #expect(catalog.names == ["demo", "ruler", "picker", "picker-free"])
     }
 
     @Test func eachNameMakesAFreshSceneOfThatName() throws {
@@ -23,13 +23,13 @@ struct SceneCatalogTests {
     func demoIsPhoneSized() throws {
         let demo = try #require(catalog.make("demo"))
         #expect(demo.size == Size(width: 390, height: 844))
-        #expect(demo.widgets.map(\.id) == ["readout", "ruler"])
+        #expect(demo.widgets.map(\.id) == ["readout", "ruler", "picker", "count"])
     }
 
     @Test("demo widgets and reserved slots stack top to bottom inside the canvas without overlapping")
     func demoStacksWithoutOverlap() throws {
         let demo = try #require(catalog.make("demo"))
-        let rects = demo.widgets.map(\.frame) + [DemoScene.pickerSlot, DemoScene.carouselSlot, DemoScene.rollerSlot]
+        let rects = demo.widgets.map(\.frame) + [DemoScene.carouselSlot, DemoScene.rollerSlot]
         for (a, b) in zip(rects, rects.dropFirst()) {
             #expect(a.maxY <= b.minY, "\(a) must end above \(b)")
         }
@@ -48,8 +48,21 @@ struct SceneCatalogTests {
         #expect(ruler.size.height < demo.size.height)
     }
 
+    @Test("the picker scenes put the picker and its count together; only picker-free stops without snapping")
+    func pickerScenes() throws {
+        for name in ["picker", "picker-free"] {
+            let scene = try #require(catalog.make(name))
+            #expect(scene.name == name)
+            #expect(scene.widgets.map(\.id) == ["picker", "count"])
+            let picker = try #require(scene.widget("picker")), count = try #require(scene.widget("count"))
+            #expect(picker.frame.maxY == count.frame.minY)
+            #expect(scene.widgets.allSatisfy { $0.frame.maxY <= scene.size.height })
+            #expect(scene.defaultFocus?.id == "picker")
+        }
+    }
+
     @Test func anUnknownNameIsRefusedNamingItAndTheKnownOnes() {
         #expect(catalog.make("carousel") == nil)
-        #expect(catalog.unknown("carousel") == "no scene \"carousel\" (scenes: demo, ruler)")
+        #expect(catalog.unknown("carousel") == "no scene \"carousel\" (scenes: demo, ruler, picker, picker-free)")
     }
 }

@@ -65,19 +65,20 @@ import Testing
 
     @Test("the ruler's keys are the documented ones, each with its documented step")
     func rulerKeys() throws {
-        // docs/PROTOCOL.md, key: ←/↓ −0.1, →/↑ +0.1, PageDown −1.0, PageUp +1.0.
+        // docs/PROTOCOL.md, key: ←/↓ −0.1, →/↑ +0.1, PageDown −1.0, PageUp +1.0, Home the
+        // first label (9.0 kg), End the last (999.0 kg).
         let documented: [String: Double] = [
-            "ArrowLeft": -0.1, "ArrowDown": -0.1, "ArrowRight": 0.1, "ArrowUp": 0.1,
-            "PageDown": -1.0, "PageUp": 1.0,
+            "ArrowLeft": 72.4, "ArrowDown": 72.4, "ArrowRight": 72.6, "ArrowUp": 72.6,
+            "PageDown": 71.5, "PageUp": 73.5, "Home": 9.0, "End": 999.0,
         ]
         let scene = DemoScene.make()
         #expect(Set(try #require(scene.widget("ruler")).keys) == Set(documented.keys))
-        for (key, step) in documented {
+        for (key, value) in documented {
             let values = try replay(#"{"t": 0, "type": "key", "key": "\#(key)", "widget": "other"}"#)
-            #expect(abs(try #require(values["other"]) - (72.5 + step)) < 1e-9, "\(key)")
+            #expect(abs(try #require(values["other"]) - value) < 1e-9, "\(key)")
         }
         let ruler = WeightRuler(frame: DemoScene.rulerFrame)
         var events: [SceneEvent] = []
-        for key in ["Enter", "Home", " ", "a"] { #expect(!ruler.key(key, at: 0, events: &events), "\(key)") }
+        for key in ["Enter", "Tab", " ", "a"] { #expect(!ruler.key(key, at: 0, events: &events), "\(key)") }
     }
 }

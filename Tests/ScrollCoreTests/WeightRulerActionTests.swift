@@ -47,7 +47,7 @@ import Testing
         // While moving it reports like a drag: at most one value every 16 ms, none final.
         let moving = events.filter { if case .value(_, _, false) = $0.kind { true } else { false } }
         #expect(!moving.isEmpty)
-        #expect(zip(moving, moving.dropFirst()).allSatisfy { $1.time - $0.time >= WeightRuler.reportInterval - 1e-9 })
+        #expect(zip(moving, moving.dropFirst()).allSatisfy { $1.time - $0.time >= ValueReporter.interval - 1e-9 })
     }
 
     @Test("the value is taken to 0.1 kg; the edges of the labels are reachable; the current value still reports once")
@@ -74,7 +74,7 @@ import Testing
     @Test("an unknown widget or action is refused, naming them; nothing changes")
     func unknownTargets() {
         let scene = DemoScene.make()
-        #expect(throws: ActionError("no widget \"foo\" in this scene (widgets: readout, ruler)")) {
+        #expect(throws: ActionError("no widget \"foo\" in this scene (widgets: readout, ruler, picker, count)")) {
             try scene.check(ActionInput(widget: "foo", name: "setValue", args: ["value": 80]))
         }
         #expect(throws: ActionError("no action \"spin\" on widget \"ruler\" (it has: setValue)")) {

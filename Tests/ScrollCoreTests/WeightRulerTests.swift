@@ -135,7 +135,7 @@ import Testing
         // 10^7 pt = 10^6 ticks past 72.5 kg on a 9910-tick ring starting at 8.5 kg.
         let expectedTenths = 85 + (725 + 1_000_000 - 85) % 9910
         #expect(d.ruler.tenths == expectedTenths)
-        #expect(abs(d.ruler.contentOffset) < RulerScale.period)
+        #expect(abs(d.ruler.contentOffset) < WeightRuler.scale.period!)
         #expect(largest <= initial.bytes.count + 64)
     }
 }

@@ -122,14 +122,25 @@ public struct ScrollAxis: Sendable {
     /// Runs every hand-over due by `time`, each at its own exact time, so one
     /// call may chain several (fling → bounce → rest).
     public mutating func advance(to time: Double) {
+        advance(to: time) { _ in }
+    }
+
+    /// `advance(to:)`, showing `visit` the path the offset took on the way, in order:
+    /// each motion that ran (up to its end or `time`) and each jump at a hand-over.
+    public mutating func advance(to time: Double, visiting visit: (AxisSpan) -> Void) {
         while true {
             if let motion, time >= motion.end {
+                visit(AxisSpan(motion: motion, edges: edges, end: motion.end, endOffset: currentOffset(at: motion.end)))
                 self.motion = nil
                 follow(motion.next, at: motion.end)
+                visit(AxisSpan(motion: nil, edges: edges, end: motion.end, endOffset: currentOffset(at: motion.end)))
             } else if motion == nil, let due = wheelSettleTime, time >= due {
                 wheelSettleTime = nil
                 settle(at: restOffset, time: due)
             } else {
+                if let motion {
+                    visit(AxisSpan(motion: motion, edges: edges, end: time, endOffset: currentOffset(at: time)))
+                }
                 return
             }
         }

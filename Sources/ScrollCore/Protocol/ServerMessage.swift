@@ -43,6 +43,8 @@ extension SceneEvent {
         switch kind {
         case let .value(v, text, final):
             fields += [("type", "value"), ("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
+        case let .moved(value):
+            fields += [("type", "moved"), ("value", .number(Double(value)))]
         case let .haptic(style):
             fields += [("type", "haptic"), ("style", .string(style))]
         case let .announcement(text):

@@ -8,14 +8,16 @@ public enum DemoScene {
     /// Weight readout ("72.5 kg"); the digit roller takes this slot when it lands.
     public static let readoutFrame = Rect(x: 0, y: 48, width: 390, height: 80)
     public static let rulerFrame = Rect(x: 0, y: 150, width: 390, height: 128)
-    /// Reserved: tick picker (y 300–370) and its count (370–406).
-    public static let pickerSlot = Rect(x: 0, y: 300, width: 390, height: 106)
+    /// Tick picker (y 300–370); its count below it (370–406).
+    public static let pickerFrame = Rect(x: 0, y: 300, width: 390, height: 70)
     /// Reserved: carousel (y 430–580) and its name label (580–616).
     public static let carouselSlot = Rect(x: 0, y: 430, width: 390, height: 186)
     /// Reserved: standalone digit roller (y 640–720) and its buttons (730–790).
     public static let rollerSlot = Rect(x: 0, y: 640, width: 390, height: 150)
 
     public static func make(rulerValue: Double = 72.5) -> Scene {
-        Scene(name: name, size: size, widgets: RulerScene.widgets(rulerValue: rulerValue))
+        Scene(
+            name: name, size: size,
+            widgets: RulerScene.widgets(rulerValue: rulerValue) + PickerScene.widgets(pickerFrame: pickerFrame))
     }
 }

@@ -17,6 +17,10 @@ public struct SceneCatalog: Sendable {
     public static let standard = SceneCatalog([
         Entry(name: DemoScene.name, summary: "every widget on one phone-sized canvas") { DemoScene.make() },
         Entry(name: RulerScene.name, summary: "the weight ruler and its readout") { RulerScene.make() },
+        Entry(name: PickerScene.name, summary: "the tick picker (0…100) and its count") { PickerScene.make() },
+        Entry(name: PickerScene.freeName, summary: "the tick picker without snapping: it stops where momentum ends") {
+            PickerScene.make(snaps: false)
+        },
     ])
 
     public let entries: [Entry]

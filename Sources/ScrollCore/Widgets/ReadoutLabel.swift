@@ -1,12 +1,14 @@
-/// A large text readout that mirrors another widget's value (the "72.5 kg" above the ruler).
+/// A text readout that mirrors another widget's value (the "72.5 kg" above the ruler, the
+/// picker's count).
 public final class ReadoutLabel: Widget {
     public let id: String
     public let frame: Rect
     private let label: String
+    private let fontSize: Double
     private let source: () -> String
 
-    public init(id: String, frame: Rect, label: String, source: @escaping () -> String) {
-        self.id = id; self.frame = frame; self.label = label; self.source = source
+    public init(id: String, frame: Rect, label: String, fontSize: Double = 44, source: @escaping () -> String) {
+        self.id = id; self.frame = frame; self.label = label; self.fontSize = fontSize; self.source = source
     }
 
     public var isAnimating: Bool { false }
@@ -21,6 +23,6 @@ public final class ReadoutLabel: Widget {
 
     public func render(into list: inout DisplayList, theme: Theme) {
         list.setFill(theme.text)
-        list.text(text, x: frame.midX, y: frame.midY, size: 44, align: .center, baseline: .middle, weight: .bold)
+        list.text(text, x: frame.midX, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
     }
 }

@@ -1,99 +1,43 @@
 /// The infinite weight ruler (WIDGETS.md §1): drag under a fixed centre pointer,
 /// labels 9…999 wrapping, rests exactly on a tick, reports the value.
-public final class WeightRuler: Widget {
-    public let id: String
-    public let frame: Rect
-    /// Value changes while moving are reported at most this often (scene time, s).
-    public static let reportInterval = 0.016
-    /// Each key and the ticks it moves (docs/PROTOCOL.md, `key`): `keys` and `key(_:)` both
-    /// read this table, so they cannot disagree.
-    public static let keySteps: [(key: String, ticks: Int)] = [
-        ("ArrowLeft", -1), ("ArrowDown", -1), ("ArrowRight", 1), ("ArrowUp", 1), ("PageDown", -10), ("PageUp", 10),
-    ]
+///
+/// Tick n stands for n/10 kg before wrapping; block w (its label) spans ticks 10w−5 … 10w+4
+/// and its major tick is n = 10w. Labels run 9…999 and start again, so the ruler is periodic.
+public final class WeightRuler: DialWidget, Widget {
+    public static let ticksPerBlock = 10
+    public static let minLabel = 9
+    public static let maxLabel = 999
+    public static let labelCount = maxLabel - minLabel + 1  // 991
+    /// Ticks in tenths of a kg: 85 … 9994 (8.5 … 999.4 kg: block 9 starts at 8.5), then again.
+    public static let scale = TickScale(
+        spacing: 10, extent: .wrapping(first: minLabel * ticksPerBlock - 5, count: labelCount * ticksPerBlock))
     /// `setValue`'s value: any value the labels name, 8.5 … 999.4 kg, and past 999.4 the
     /// wrap onto 8.5 … 8.9 (WIDGETS.md §1), so 999.5 … 999.9 land there.
     public static let settableValue = FieldRule<Double, Double>.number(
-        in: Double(RulerScale.firstTick) / 10...Double(RulerScale.maxLabel * 10 + 9) / 10)
-
-    private var axis: ScrollAxis
-    private var offset: Double
-    private var activePointer: PointerKey?
-    private var reportedTick: Int
-    private var lastReport: Double = -.infinity
-    private var finalPending = false
-    /// When the gesture (or key / wheel step) that will end in a final value began settling.
-    private var settleStart = 0.0
+        in: Double(scale.indices.lowerBound) / 10...Double(maxLabel * 10 + 9) / 10)
 
     public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
-        self.id = id
-        self.frame = frame
-        offset = RulerScale.offset(forValue: value)
-        axis = ScrollAxis(
-            offset: offset, edges: .none,
-            snap: SnapRule(step: RulerScale.tickSpacing, mode: .projected, settleDuration: 0.2),
-            rate: .normal)
-        reportedTick = RulerScale.tick(containing: offset)
+        // Home and End go to the first and last label (9.0 and 999.0 kg), the short way round.
+        super.init(
+            id: id, frame: frame, dial: TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true),
+            keyRange: (Self.minLabel * Self.ticksPerBlock)...(Self.maxLabel * Self.ticksPerBlock))
     }
 
-    /// Content coordinate under the centre pointer (unbounded between rests).
-    public var contentOffset: Double { offset }
-    public var tenths: Int { RulerScale.wrappedTenths(RulerScale.tick(containing: offset)) }
+    public var tenths: Int { dial.index }
     public var value: Double { Double(tenths) / 10 }
-    public var valueText: String { RulerScale.text(tenths: tenths) }
-    public var isAnimating: Bool { axis.isMoving }
+    public var valueText: String { Self.text(tenths: tenths) }
+    public var isAnimating: Bool { dial.isMoving }
+
+    public static func text(tenths: Int) -> String { "\(tenths / 10).\(tenths % 10) kg" }
+
+    /// The label of the block whose major tick is tick 10·b.
+    public static func label(ofBlock b: Int) -> Int { minLabel + TickScale.mod(b - minLabel, labelCount) }
 
     public var semantics: Semantics {
         Semantics(
             id: id, role: "slider", label: "Weight", frame: frame, valueNow: value,
-            valueMin: Double(RulerScale.firstTick) / 10,
-            valueMax: Double(RulerScale.firstTick + RulerScale.tickCount - 1) / 10,
+            valueMin: Double(Self.scale.indices.lowerBound) / 10, valueMax: Double(Self.scale.indices.upperBound) / 10,
             valueText: valueText)
-    }
-
-    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
-        switch input.phase {
-        case .down:
-            // The newest finger takes over (several clients may share the ruler).
-            activePointer = input.key
-            axis.touchDown(at: input.position.x, clientTime: input.clientTime, time: time)
-            finalPending = false
-        case .move:
-            guard input.key == activePointer else { return true }
-            axis.touchMove(to: input.position.x, clientTime: input.clientTime, time: time)
-        case .up, .cancel:
-            guard input.key == activePointer else { return true }
-            activePointer = nil
-            if input.phase == .up {
-                axis.touchUp(clientTime: input.clientTime, time: time)
-            } else {
-                axis.touchCancel(time: time)
-            }
-            finalPending = true
-            settleStart = time
-        }
-        update(time: time, events: &events)
-        return true
-    }
-
-    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
-        guard activePointer == nil else { return }
-        // A page is the ruler's width (one screenful of ticks) on either axis: a vertical
-        // wheel turns the ruler too, down = heavier, like dragging left.
-        let (dx, dy) = input.points(page: frame.width)
-        let delta = abs(dx) >= abs(dy) ? dx : dy
-        axis.scroll(by: delta, time: time)
-        finalPending = true
-        settleStart = time
-        update(time: time, events: &events)
-    }
-
-    public var keys: [String] { Self.keySteps.map(\.key) }
-
-    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
-        guard let ticks = Self.keySteps.first(where: { $0.key == key })?.ticks else { return false }
-        guard activePointer == nil else { return true }
-        step(by: ticks, at: time, events: &events)
-        return true
     }
 
     public var actions: [String] { ["setValue"] }
@@ -106,88 +50,50 @@ public final class WeightRuler: Widget {
     /// to 0.1), the short way round the wrap, and reports the final value at rest. A finger
     /// on the ruler wins, as for keys: the action is then ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
-        let target = try targetTenths(action)
-        guard activePointer == nil else { return }
-        let ahead = RulerScale.mod(
-            target - RulerScale.wrappedTenths(RulerScale.tick(containing: axis.offset(at: time))),
-            RulerScale.tickCount)
-        step(by: ahead <= RulerScale.tickCount / 2 ? ahead : ahead - RulerScale.tickCount, at: time, events: &events)
+        move(toIndex: try targetTenths(action), at: time, events: &events)
     }
 
     private func targetTenths(_ action: ActionInput) throws(ActionError) -> Int {
         let value = try action.argument("value", Self.settableValue, on: id)
-        return RulerScale.wrappedTenths(Int((value * 10).rounded()))
+        return Self.scale.index(ofTick: Int((value * 10).rounded()))
     }
 
-    /// Animates from the tick under the centre by `ticks` (0.2 s), then a final value.
-    private func step(by ticks: Int, at time: Double, events: inout [SceneEvent]) {
-        let here = RulerScale.tick(containing: axis.offset(at: time))
-        axis.animate(to: Double(here + ticks) * RulerScale.tickSpacing, duration: 0.2, time: time)
-        finalPending = true
-        settleStart = time
-        update(time: time, events: &events)
-    }
-
-    public func advance(to time: Double, events: inout [SceneEvent]) {
-        axis.advance(to: time)
-        update(time: time, events: &events)
-    }
-
-    private func update(time: Double, events: inout [SceneEvent]) {
-        offset = axis.offset(at: time)
-        let tick = RulerScale.tick(containing: offset)
-        if finalPending && axis.phase == .idle {
-            finalPending = false
-            reportedTick = tick
-            // Stamp the exact rest time, not the tick that noticed it: events then do not
-            // depend on the frame rate.
-            let restTime = min(time, max(settleStart, axis.restTime ?? time))
-            lastReport = restTime
-            events.append(SceneEvent(time: restTime, widget: id, kind: .value(value, text: valueText, final: true)))
-            renormalise()
-        } else if tick != reportedTick && time - lastReport >= Self.reportInterval {
-            reportedTick = tick
-            lastReport = time
-            events.append(SceneEvent(time: time, widget: id, kind: .value(value, text: valueText, final: false)))
-        }
-    }
-
-    /// At rest the offset is a whole tick, so shifting by whole periods is exact and keeps
-    /// numbers small however far one scrolls.
-    private func renormalise() {
-        let turns = (offset / RulerScale.period).rounded(.towardZero)
-        guard turns != 0 else { return }
-        let shift = -turns * RulerScale.period
-        axis.rebase(by: shift)
-        offset += shift
-        reportedTick = RulerScale.tick(containing: offset)
+    /// The ruler reports values; it does not click.
+    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
+        guard case let .report(tick, time, final) = report else { return }
+        let tenths = Self.scale.index(ofTick: tick)
+        events.append(
+            SceneEvent(
+                time: time, widget: id, kind: .value(Double(tenths) / 10, text: Self.text(tenths: tenths), final: final)
+            ))
     }
 
     // MARK: drawing (seed geometry: major tick to 0.46875·H, minor to 0.3125·H, label 4 pt below)
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let h = frame.height, centre = frame.midX
+        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, offset = contentOffset
         let left = offset - frame.width / 2, right = offset + frame.width / 2
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)
         list.fillRect(frame)
-        let first = Int(((left - 20) / RulerScale.tickSpacing).rounded(.up))
-        let last = Int(((right + 20) / RulerScale.tickSpacing).rounded(.down))
-        func screenX(_ n: Int) -> Double { centre + Double(n) * RulerScale.tickSpacing - offset }
+        let first = Int(((left - 20) / spacing).rounded(.up))
+        let last = Int(((right + 20) / spacing).rounded(.down))
+        func screenX(_ n: Int) -> Double { centre + Double(n) * spacing - offset }
+        func isMajor(_ n: Int) -> Bool { TickScale.mod(n, Self.ticksPerBlock) == 0 }
 
         list.setStroke(theme.tick, width: 1)
-        for n in first...last where RulerScale.mod(n, RulerScale.ticksPerBlock) != 0 {
+        for n in first...last where !isMajor(n) {
             let x = screenX(n)
             if x < frame.minX - 1 || x > frame.maxX + 1 { continue }
             list.line(x, frame.minY, x, frame.minY + 0.3125 * h)
         }
         list.setStroke(theme.tick, width: 2)
         list.setFill(theme.text)
-        for n in first...last where RulerScale.mod(n, RulerScale.ticksPerBlock) == 0 {
+        for n in first...last where isMajor(n) {
             let x = screenX(n)
             list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
-            let label = RulerScale.label(ofBlock: n / RulerScale.ticksPerBlock)
+            let label = Self.label(ofBlock: n / Self.ticksPerBlock)
             list.text(
                 String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
                 align: .center, baseline: .top)

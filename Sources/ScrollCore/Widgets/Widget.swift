@@ -55,6 +55,8 @@ public struct SceneEvent: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// `final` is true exactly once per gesture, when the value has come to rest.
         case value(Double, text: String, final: Bool)
+        /// A different tick became the centre tick (the picker's `moved(index)`).
+        case moved(Int)
         case haptic(String)
         case announcement(String)
     }

@@ -1,0 +1,64 @@
+/// The part of a dial widget (the ruler, the picker) that is the same for each: input and
+/// time go to its `TickDial`, keys step it, and what the dial reports goes to `emit`, which
+/// each widget overrides to say it in its own events. Subclasses draw and describe themselves.
+public class DialWidget {
+    public let id: String
+    public let frame: Rect
+    var dial: TickDial
+    /// Where Home and End go (indices).
+    let keyRange: ClosedRange<Int>
+    /// Content offset under the centre as of the latest call.
+    public private(set) var contentOffset: Double
+    /// Scene time of the latest call.
+    private(set) var now = 0.0
+
+    init(id: String, frame: Rect, dial: TickDial, keyRange: ClosedRange<Int>) {
+        self.id = id
+        self.frame = frame
+        self.dial = dial
+        self.keyRange = keyRange
+        contentOffset = dial.offset(at: 0)
+    }
+
+    public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
+        run(at: time, &events) { dial.pointer(input, at: time, into: &$0) }
+        return true
+    }
+
+    /// A page is the widget's width (one screenful of ticks), on either axis.
+    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
+        run(at: time, &events) { dial.wheel(input, page: frame.width, at: time, into: &$0) }
+    }
+
+    public var keys: [String] { KeyStep.keys }
+
+    public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
+        guard let step = KeyStep.step(for: key) else { return false }
+        run(at: time, &events) {
+            dial.step(step, first: keyRange.lowerBound, last: keyRange.upperBound, at: time, into: &$0)
+        }
+        return true
+    }
+
+    public func advance(to time: Double, events: inout [SceneEvent]) {
+        run(at: time, &events) { dial.advance(to: time, into: &$0) }
+    }
+
+    /// Eases to the tick standing for `index` (`setValue`); a finger on the dial wins.
+    func move(toIndex index: Int, at time: Double, events: inout [SceneEvent]) {
+        run(at: time, &events) { dial.move(toIndex: index, at: time, into: &$0) }
+    }
+
+    /// Says one thing the dial reported as scene events.
+    func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
+        preconditionFailure("\(type(of: self)) must override emit(_:into:)")
+    }
+
+    private func run(at time: Double, _ events: inout [SceneEvent], _ body: (inout [DialEvent]) -> Void) {
+        var reports: [DialEvent] = []
+        body(&reports)
+        now = time
+        contentOffset = dial.offset(at: time)
+        for report in reports { emit(report, into: &events) }
+    }
+}

@@ -1,0 +1,116 @@
+/// The bounded tick picker (WIDGETS.md §2, seed 003): dial a count 0…N under a fixed
+/// centre; ticks grow near the centre; each new centre tick is one `moved` event and one
+/// haptic click, stamped with the exact time it was crossed. Hard edges, no rubber band.
+///
+/// Value v's tick sits at content X = 10·v, so the offset runs 0…10·N; the ticks beyond
+/// both ends are padding that lets 0 and N reach the centre.
+public final class TickPicker: DialWidget, Widget {
+    /// How long the centre tick pulses after each click (drawn here, so replays show it).
+    public static let pulseDuration = 0.15
+    public static let hapticStyle = "selection"
+
+    public let maxValue: Int
+    /// `setValue`'s value: 0…N, rounded to a whole tick.
+    public let settableValue: FieldRule<Double, Double>
+    private var lastClick = -Double.infinity
+
+    /// `snaps`: rest on a tick (the default); false keeps the seed's free stop.
+    public init(id: String = "picker", frame: Rect, maxValue: Int = 100, value: Int = 0, snaps: Bool = true) {
+        precondition(maxValue >= 1, "a picker needs at least two values")
+        self.maxValue = maxValue
+        settableValue = .number(in: 0...Double(maxValue))
+        let scale = TickScale(spacing: 10, extent: .bounded(0...maxValue))
+        super.init(
+            id: id, frame: frame, dial: TickDial(scale: scale, index: value, snaps: snaps), keyRange: 0...maxValue)
+    }
+
+    public var value: Int { dial.index }
+    public var valueText: String { String(value) }
+    public var isAnimating: Bool { dial.isMoving || isPulsing }
+    private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
+
+    /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.
+    public var paddingTicks: Int { Int(((frame.midX - frame.minX) / 10.5).rounded(.up)) }
+
+    public var semantics: Semantics {
+        Semantics(
+            id: id, role: "slider", label: "Count", frame: frame, valueNow: Double(value), valueMin: 0,
+            valueMax: Double(maxValue), valueText: valueText)
+    }
+
+    public var actions: [String] { ["setValue"] }
+
+    public func check(_ action: ActionInput) throws(ActionError) {
+        _ = try action.argument("value", settableValue, on: id)
+    }
+
+    /// `setValue {"value": n}`: eases to tick n (rounded), clicking on the way; a finger on
+    /// the picker wins and the action is ignored.
+    public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
+        move(toIndex: Int(try action.argument("value", settableValue, on: id).rounded()), at: time, events: &events)
+    }
+
+    /// Each crossing is `moved` then `haptic`; each report a value.
+    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
+        switch report {
+        case let .crossed(tick, time):
+            lastClick = time
+            events.append(SceneEvent(time: time, widget: id, kind: .moved(tick)))
+            events.append(SceneEvent(time: time, widget: id, kind: .haptic(Self.hapticStyle)))
+        case let .report(tick, time, final):
+            events.append(
+                SceneEvent(time: time, widget: id, kind: .value(Double(tick), text: String(tick), final: final)))
+        }
+    }
+
+    // MARK: drawing
+
+    /// A tick's look by its distance d from the centre (seed 003): the centre tick is
+    /// 18 × 2 pt in the text colour; the rest 14, 8 or 4 pt tall, 1 pt wide, faint.
+    public struct TickLook: Sendable, Equatable {
+        public var height: Double
+        public var width: Double
+        public var isCentre: Bool
+
+        public init(distance d: Double) {
+            switch abs(d) {
+            case ..<5: (height, width, isCentre) = (18, 2, true)
+            case ..<16: (height, width, isCentre) = (14, 1, false)
+            case ..<26: (height, width, isCentre) = (8, 1, false)
+            default: (height, width, isCentre) = (4, 1, false)
+            }
+        }
+    }
+
+    public func render(into list: inout DisplayList, theme: Theme) {
+        let centre = frame.midX, spacing = 10.0, offset = contentOffset
+        list.save()
+        list.clip(frame)
+        list.setFill(theme.surface)
+        list.fillRect(frame)
+        if isPulsing {
+            // A ring that fades and widens from the click, behind the centre tick.
+            let age = (now - lastClick) / Self.pulseDuration
+            list.setAlpha(0.35 * (1 - age))
+            list.setFill(theme.accent)
+            list.fillCircle(center: Point(x: centre, y: frame.midY), radius: 12 + 6 * age)
+            list.setAlpha(1)
+        }
+        let lowest = max(-paddingTicks, Int(((offset - frame.width / 2) / spacing).rounded(.down)))
+        let highest = min(maxValue + paddingTicks, Int(((offset + frame.width / 2) / spacing).rounded(.up)))
+        var centreTick: Rect?
+        list.setFill(theme.faintTick)
+        for n in lowest...highest {
+            let x = centre + Double(n) * spacing - offset
+            let look = TickLook(distance: x - centre)
+            let rect = Rect(
+                x: x - look.width / 2, y: frame.midY - look.height / 2, width: look.width, height: look.height)
+            if look.isCentre { centreTick = rect } else { list.fillRect(rect) }
+        }
+        if let centreTick {
+            list.setFill(theme.text)
+            list.fillRect(centreTick)
+        }
+        list.restore()
+    }
+}
