@@ -4,6 +4,7 @@ import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
+import { Feedback } from "./feedback.js";
 
 export const PROTOCOL_VERSION = 2;
 
@@ -15,6 +16,9 @@ const statusEl = document.getElementById("status");
 const banner = document.getElementById("banner");
 const announcer = document.getElementById("announcer");
 const root = document.documentElement;
+const feedback = new Feedback({
+  haptics: document.getElementById("haptics-switch"), sound: document.getElementById("sound-switch"), params, root,
+});
 
 const store = new LayerStore();
 let scene = null; // { width, height } from the welcome
@@ -97,7 +101,8 @@ function refused(text) {
 }
 
 function sideEffect(e) {
-  if (e.type === "haptic" && params.get("haptics") !== "off" && navigator.vibrate) navigator.vibrate(8);
+  // Haptics are felt, never announced: screen readers hear the final value only.
+  if (e.type === "haptic") feedback.haptic(e);
   if (e.type === "value" && e.final) announcer.textContent = e.text;
   if (e.type === "announce") announcer.textContent = e.text;
 }

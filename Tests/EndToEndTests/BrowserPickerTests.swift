@@ -1,0 +1,199 @@
+import Foundation
+import Testing
+
+/// The tick picker in the real page, driven with real mouse and key events over CDP: every tick
+/// crossed is one `haptic` event, which the page turns into one `navigator.vibrate` call while its
+/// Haptics switch is on (README, "Haptics on the page"; docs/PROTOCOL.md, "What the page does with
+/// events"). The page counts on `<html>`: data-haptics, data-vibrations, data-clicks.
+@Suite(.serialized) struct BrowserPickerTests {
+    static let picker = "document.querySelector('[data-widget=picker]')"
+    static let value = "Number(\(picker)?.getAttribute('aria-valuenow'))"
+    static let hapticsSwitch = "document.getElementById('haptics-switch')"
+    static let soundSwitch = "document.getElementById('sound-switch')"
+
+    static func count(_ name: String) -> String { "Number(document.documentElement.dataset.\(name))" }
+
+    /// Loads the page at phone size, waits until it is connected, painted and shows the picker,
+    /// and starts noting every text the live region is given (final values only, never ticks).
+    func open(_ server: ServerProcess, query: String) throws -> Chromium {
+        let browser = try Chromium()
+        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try browser.navigate(server.httpURL + query)
+        try browser.waitFor(
+            "document.documentElement.dataset.connection === 'open' && "
+                + "Number(document.documentElement.dataset.frames) > 0 && "
+                + "\(Self.picker)?.getAttribute('aria-valuenow') !== null", timeout: 10)
+        _ = try browser.evaluate(
+            """
+            (() => { const live = document.getElementById('announcer'); window.spoken = [];
+              new MutationObserver(() => spoken.push(live.textContent))
+                .observe(live, { childList: true, characterData: true, subtree: true });
+              return true; })()
+            """)
+        return browser
+    }
+
+    /// The centre of `selector`'s element (CSS px) and, for a widget, CSS px per scene point.
+    func place(_ b: Chromium, _ selector: String) throws -> (x: Double, y: Double, scale: Double) {
+        let r = try #require(
+            b.evaluate(
+                """
+                (() => { const el = document.querySelector(\(Self.js(selector))); const r = el.getBoundingClientRect();
+                  const w = el.dataset.rect ? Number(el.dataset.rect.split(',')[2]) : r.width;
+                  return [r.x + r.width / 2, r.y + r.height / 2, r.width / w]; })()
+                """) as? [Double])
+        return (r[0], r[1], r[2])
+    }
+
+    /// A slow horizontal drag of `points` scene points from the centre of `widget`: 20 moves 16 ms
+    /// apart, then still for 100 ms before release (no fling: the picker eases onto the nearest tick).
+    func drag(_ b: Chromium, _ widget: String, by points: Double, t: inout Double) throws {
+        let p = try place(b, "[data-widget=\(widget)]")
+        let steps = 20
+        t = max(t, Date().timeIntervalSince1970)
+        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
+        for i in 1...steps {
+            let x = p.x + points * p.scale * Double(i) / Double(steps)
+            try b.mouse("mouseMoved", x: x, y: p.y, timestamp: t + 0.016 * Double(i))
+        }
+        t += 0.016 * Double(steps) + 0.1
+        try b.mouse("mouseReleased", x: p.x + points * p.scale, y: p.y, timestamp: t)
+        t += 0.1
+    }
+
+    /// Clicks `selector`'s element with the mouse.
+    func click(_ b: Chromium, _ selector: String) throws {
+        let p = try place(b, selector)
+        try b.mouse("mousePressed", x: p.x, y: p.y)
+        try b.mouse("mouseReleased", x: p.x, y: p.y)
+    }
+
+    /// Presses a key with its key code (and its text, for printable keys), as a keyboard does:
+    /// Tab moves focus and Space toggles a switch.
+    func press(_ b: Chromium, _ key: String, code: String, keyCode: Int) throws {
+        var down: [String: Any] = ["type": "keyDown", "key": key, "code": code, "windowsVirtualKeyCode": keyCode]
+        if key.count == 1 { down["text"] = key }
+        try b.call("Input.dispatchKeyEvent", down)
+        try b.call(
+            "Input.dispatchKeyEvent", ["type": "keyUp", "key": key, "code": code, "windowsVirtualKeyCode": keyCode])
+    }
+
+    func counts(_ b: Chromium) throws -> [Int] {
+        let all = try #require(
+            b.evaluate("[\(Self.count("haptics")), \(Self.count("vibrations")), \(Self.count("clicks"))]") as? [Any])
+        return all.compactMap { ($0 as? NSNumber)?.intValue }
+    }
+
+    func spoken(_ b: Chromium) throws -> [String] {
+        try b.evaluate("spoken") as? [String] ?? []
+    }
+
+    @Test("a slow 120-pt drag crosses 12 ticks: 12 haptics, 12 vibrations; with the switch off, none")
+    func dragFeelsEveryTick() throws {
+        let server = try ServerProcess()
+        let b = try open(server, query: "?scene=picker&room=drag")
+        defer { b.close() }
+        #expect(try b.evaluate(Self.value) as? Double == 0)
+        #expect(try b.evaluate("\(Self.hapticsSwitch).checked") as? Bool == true)
+        #expect(try b.evaluate("\(Self.soundSwitch).checked") as? Bool == false)
+        #expect(try counts(b) == [0, 0, 0])
+
+        // Content x 0 → 120 crosses the cell boundaries 5, 15, …, 115: ticks 1…12, one haptic
+        // each. Released without velocity it eases onto tick 12 (x 120), crossing nothing more.
+        var t = 0.0
+        try drag(b, "picker", by: -120, t: &t)
+        try b.waitFor("spoken.length >= 1", timeout: 5)
+        #expect(try spoken(b) == ["12"], "the live region hears the final value only")
+        #expect(try b.evaluate(Self.value) as? Double == 12)
+        #expect(try b.evaluate("\(Self.picker).getAttribute('aria-valuetext')") as? String == "12")
+        #expect(try counts(b) == [12, 12, 0], "haptic events, vibrate calls, clicks")
+
+        // The Haptics switch, clicked with the mouse, stops the vibrations but not the events.
+        try click(b, "label:has(#haptics-switch)")
+        try b.waitFor("!\(Self.hapticsSwitch).checked", timeout: 5)
+        try drag(b, "picker", by: -120, t: &t)
+        try b.waitFor("spoken.length >= 2", timeout: 5)
+        #expect(try spoken(b) == ["12", "24"])
+        #expect(try b.evaluate(Self.value) as? Double == 24)
+        #expect(try counts(b) == [24, 12, 0], "haptic events, vibrate calls, clicks")
+
+        // The choice is remembered: a reload starts with the switch off.
+        try b.navigate(server.httpURL + "?scene=picker&room=drag")
+        try b.waitFor("document.documentElement.dataset.connection === 'open' && \(Self.value) === 24", timeout: 10)
+        #expect(try b.evaluate("\(Self.hapticsSwitch).checked") as? Bool == false)
+        #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
+    }
+
+    @Test("?haptics=off starts switched off; the switches work from the keyboard; End and Home feel every tick")
+    func keyboard() throws {
+        let server = try ServerProcess()
+        let b = try open(server, query: "?scene=picker&room=keys&haptics=off")
+        defer { b.close() }
+        #expect(try b.evaluate("\(Self.hapticsSwitch).checked") as? Bool == false)
+
+        // End: ease from tick 0 to tick 100 (0.2 s), crossing 100 ticks; nothing vibrates.
+        _ = try b.evaluate("\(Self.picker).focus()")
+        try b.key("End")
+        try b.waitFor("spoken.length >= 1", timeout: 5)
+        #expect(try spoken(b) == ["100"])
+        #expect(try b.evaluate(Self.value) as? Double == 100)
+        #expect(try counts(b) == [100, 0, 0], "haptic events, vibrate calls, clicks")
+
+        // Tab from the picker reaches the Haptics switch, then Click sound; Space turns each on.
+        try press(b, "Tab", code: "Tab", keyCode: 9)
+        #expect(try b.evaluate("document.activeElement.id") as? String == "haptics-switch")
+        try press(b, " ", code: "Space", keyCode: 32)
+        try b.waitFor("\(Self.hapticsSwitch).checked", timeout: 5)
+        try press(b, "Tab", code: "Tab", keyCode: 9)
+        #expect(try b.evaluate("document.activeElement.id") as? String == "sound-switch")
+        try press(b, " ", code: "Space", keyCode: 32)
+        try b.waitFor("\(Self.soundSwitch).checked", timeout: 5)
+
+        // Home: back to tick 0 over 100 ticks; every haptic vibrates, and clicks sound (at most
+        // one per 12 ms of audio time, so at least one and at most one per haptic).
+        _ = try b.evaluate("\(Self.picker).focus()")
+        try b.key("Home")
+        try b.waitFor("spoken.length >= 2", timeout: 5)
+        #expect(try spoken(b) == ["100", "0"])
+        #expect(try b.evaluate(Self.value) as? Double == 0)
+        let c = try counts(b)
+        #expect(c.count == 3 && c[0] == 200 && c[1] == 100, "haptic events, vibrate calls: \(c)")
+        #expect(c.count == 3 && (1...100).contains(c[2]), "clicks: \(c)")
+        let stored = try b.evaluate(
+            "[localStorage.getItem('scroll-widgets.haptics'), localStorage.getItem('scroll-widgets.sound')]")
+        #expect(stored as? [String] == ["on", "on"])
+    }
+
+    @Test("demo scene: the ruler makes no haptics, the picker one per tick; the switches cover no widget")
+    func demoScene() throws {
+        let server = try ServerProcess()
+        let b = try open(server, query: "?room=demo")
+        defer { b.close() }
+        var t = 0.0
+        try drag(b, "ruler", by: -100, t: &t)
+        try b.waitFor("spoken.length >= 1", timeout: 5)
+        #expect(try spoken(b) == ["73.5 kg"])
+        #expect(try counts(b) == [0, 0, 0])
+        try drag(b, "picker", by: -120, t: &t)
+        try b.waitFor("spoken.length >= 2", timeout: 5)
+        #expect(try spoken(b) == ["73.5 kg", "12"])
+        #expect(try counts(b) == [12, 12, 0])
+
+        // The switches are shown, inside the viewport, and overlap no widget's rect.
+        let overlaps = try b.evaluate(
+            """
+            (() => { const f = document.getElementById('feedback').getBoundingClientRect();
+              if (f.width === 0 || f.height === 0 || f.left < 0 || f.top < 0 || f.right > innerWidth) return ['hidden'];
+              return [...document.querySelectorAll('[data-widget]')].filter(el => { const r = el.getBoundingClientRect();
+                return r.left < f.right && f.left < r.right && r.top < f.bottom && f.top < r.bottom; })
+                .map(el => el.dataset.widget); })()
+            """)
+        #expect(overlaps as? [String] == [])
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func js(_ text: String) -> String {
+        let array = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: array, as: UTF8.self).dropFirst().dropLast())
+    }
+}
