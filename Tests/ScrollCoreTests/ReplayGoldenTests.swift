@@ -14,7 +14,9 @@ import Testing
         #expect(result.finalValues == [75.1])
         let final = try #require(result.finalEvents.last)
         #expect(abs(final.time - (0.3 + 0.2)) < 1e-9)
-        // A revision, not a fling: one value event per move, then only the final one.
+        // A revision, not a fling: one value event per move, then only the final one. Each
+        // move (25.7 pt) enters a new tick and comes 20 ms ≥ 16 ms after the last report, so it
+        // is reported at once; the 0.2 s revision 7507 → 7510 pt stays in tick 751's cell.
         #expect(result.events.count == 11)
     }
 
@@ -30,6 +32,19 @@ import Testing
         #expect(result.finalValues == [79.7])
         let final = try #require(result.finalEvents.last)
         #expect(abs(final.time - 3.641492196607503) < 1e-6)
+        // Moving reports (issue 8): a new tick is reported at once if 16 ms have passed since
+        // the last report, else held back and reported at last + 16 ms. The drag (12 pt per
+        // 10 ms from 7250 pt) enters 72.6 at 0.01 s (reported), 72.7 at 0.02 (held), 72.9 at
+        // 0.03 (the flush at 0.03 reports 72.7 at 0.026; 72.9 held), 73.0 at 0.04 (replaces
+        // it), 73.1 at 0.05 (73.0 reported at 0.042; 73.1 held), 73.2 at 0.06 (73.1 at 0.058),
+        // 73.3 at 0.07, 73.5 at 0.08 (73.3 at 0.074; 73.5 held until 0.074 + 0.016 = 0.09),
+        // 73.6 at 0.09: the held 73.5 is due at exactly 0.09 ("last + 0.016 ≤ t" holds), so it
+        // is reported at 0.09 and 73.6 is held (then replaced by 73.7 at 0.1).
+        let moving = result.events.prefix(6).compactMap { e -> Double? in
+            if case let .value(v, _, false) = e.kind { v } else { nil }
+        }
+        #expect(moving == [72.6, 72.7, 73.0, 73.1, 73.3, 73.5])
+        expectTimes(result.events.prefix(6).map(\.time), [0.01, 0.026, 0.042, 0.058, 0.074, 0.09], within: 1e-9)
         #expect(result.rulerValue == 79.7)
         #expect(!result.scene.isAnimating)
     }

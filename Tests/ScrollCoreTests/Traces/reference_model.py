@@ -1,161 +1,446 @@
 #!/usr/bin/env python3
-"""Independent model of the weight ruler, written from the spec only (WIDGETS.md §1,
-DESIGN.md "Physics reference", docs/PHYSICS.md), that derives the expected results of
-the golden traces. It shares no code with ScrollCore: run it to regenerate
-<trace>.expected.json after a deliberate change of the spec, never to match the code.
+"""Independent model of the weight ruler and the tick picker, written from the spec only
+(WIDGETS.md §1–2, the tick picker spec of issue 8, DESIGN.md "Physics reference",
+docs/PHYSICS.md, docs/TRACES.md), that derives the expected results of the golden traces.
+It shares no code with ScrollCore: run it to regenerate <trace>.expected.json after a
+deliberate change of the spec, never to match the code.
 
     python3 reference_model.py slow-drag.jsonl > slow-drag.expected.json
 
-Scope: one pointer on the ruler, wheel, keys, the setValue action (docs/PROTOCOL.md,
-"Widget actions"); no rubber band (the ruler has no edges).
+A trace runs against the scene its `# scene: NAME` comment names (demo, ruler, picker,
+picker-free), else demo.
+
+Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with
+it), wheel (to the widget under it), keys and the setValue action (to the named widget,
+else the scene's first widget with keys). A line is applied at its `at` (else `t`) and
+its `t` is the pointer sample's time for the velocity (docs/TRACES.md). The ruler has no edges and wraps its labels;
+the picker has hard edges at 0 and 10·N.
+
+The model is event-driven: it has no frame clock at all. Every motion is closed form and
+each tick crossing is solved for its exact time (closed form for a fling, by bisection on
+the Bézier parameter for an ease), so the events it derives are by construction those of
+any frame rate.
+
+Value reports (both widgets): each change to a new tick at time t first flushes, then
+(picker) emits moved + haptic per tick crossed, then reports the value at t if at least
+16 ms have passed since the last report, else keeps it pending; a pending report is
+emitted at last + 16 ms by the first flush at or after that time (every crossing, input,
+rest); the final report at the rest time r flushes, drops any pending and reports. Events
+come out in time order: a pending report due before a crossing is flushed before that
+crossing's moved/haptic events, whatever the frame rate.
 """
 import json, math, sys
 
-FPS = 60
 D = 0.998                        # deceleration per ms (UIKit normal)
 K = -1000 * math.log(D)          # v(t) = v0·e^(−K·t)
 REST = 0.5                       # fling done when < 0.5 pt remain
-SETTLE = 0.2                     # revision animation (s)
+SETTLE = 0.2                     # revision / key / action ease (s)
 WHEEL_SETTLE = 0.15              # settle delay after the latest wheel event (s)
 REPORT = 0.016                   # moving value reports at most every 16 ms
-LINE, PAGE = 16, 390             # wheel deltaMode 1 and 2, in pt
+LINE = 16                        # wheel deltaMode 1, in pt; deltaMode 2 is the widget's width
+N = 100                          # the picker's values 0…N
 
-def ease(u):                     # cubic Bézier (0.42, 0, 0.58, 1)
-    if u <= 0: return 0.0
-    if u >= 1: return 1.0
-    bez = lambda a, b, s: 3*(1-s)**2*s*a + 3*(1-s)*s*s*b + s**3
+
+def bez(a, b, s):                # one coordinate of the cubic Bézier (0,0) (a,·) (b,·) (1,1)
+    return 3 * (1 - s) ** 2 * s * a + 3 * (1 - s) * s * s * b + s ** 3
+
+
+def solve(f, y):                 # the s in [0, 1] with f(s) = y, f increasing from 0 to 1
     lo, hi = 0.0, 1.0
     for _ in range(200):
         s = (lo + hi) / 2
-        if bez(0.42, 0.58, s) < u: lo = s
+        if f(s) < y: lo = s
         else: hi = s
-    return bez(0, 1, (lo + hi) / 2)
+    return (lo + hi) / 2
+
+
+def ease(u):                     # cubic-bezier(0.42, 0, 0.58, 1): progress at time fraction u
+    if u <= 0: return 0.0
+    if u >= 1: return 1.0
+    return bez(0, 1, solve(lambda s: bez(0.42, 0.58, s), u))
+
+
+def ease_time(p):                # its inverse: the time fraction at which progress is p
+    return bez(0.42, 0.58, solve(lambda s: bez(0, 1, s), p))
+
+
+def reached(margin, what):
+    """Whether a 16 ms comparison holds (margin ≥ 0) in the spec's real arithmetic. Input
+    times are whole ms (or µs) and report stamps are last + 0.016, so exact ties are common
+    (fling.jsonl: a report stamped 0.074, a move at 0.09), and binary floating point can put
+    them on either side (0.074 + 0.016 > 0.09 in doubles). The spec's "≥"/"≤" count a tie,
+    so a margin within 1 ns is a tie and holds. A margin under 1 µs but not a tie would make
+    the trace hinge on rounding: warned about."""
+    if abs(margin) < 1e-9:
+        if margin != 0: print(f"note: {what}: a tie (float margin {margin:.3g} s), counted", file=sys.stderr)
+        return True
+    if abs(margin) < 1e-6: print(f"warning: {what} decided by {margin:.3g} s", file=sys.stderr)
+    return margin > 0
+
 
 def cell(x): return math.floor((x + 5) / 10)                  # tick whose 10-pt cell holds x
-def tenths(n): return 85 + (n - 85) % 9910                     # labels 9…999 wrap
-def value(x): return tenths(cell(x)) / 10
-def text(x): t = tenths(cell(x)); return f"{t // 10}.{t % 10} kg"
+def nearest_tick(x): return math.floor(x / 10 + 0.5) * 10.0    # nearest multiple of 10
 
-class Ruler:
-    def __init__(self, v):
-        self.x = round(v * 10) * 10.0
-        self.motion = None             # (start, end, f(t), target)
+
+def steps(a, b):
+    """The ticks entered, in order, going from offset a to offset b, each with the cell
+    boundary where it is entered (10k − 5 going up, 10k + 5 going down)."""
+    ca, cb = cell(a), cell(b)
+    if cb >= ca: return [(k, 10 * k - 5) for k in range(ca + 1, cb + 1)]
+    return [(k, 10 * k + 5) for k in range(ca - 1, cb - 1, -1)]
+
+
+# Ruler labels: tenths of a kg 85…9994 (8.5 … 999.4 kg), wrapping.
+def tenths(n): return 85 + (n - 85) % 9910
+def ruler_value(x): return tenths(cell(x)) / 10
+def ruler_text(x): t = tenths(cell(x)); return f"{t // 10}.{t % 10} kg"
+def picker_value(x): return cell(x)
+def picker_text(x): return str(cell(x))
+
+
+def velocity(samples, lift):
+    """Pointer velocity at the lift (PHYSICS.md, "Velocity tracker"): 100 ms window before
+    the newest sample, samples before a pause > 40 ms dropped, 0 if the lift is > 40 ms
+    after the last sample, quadratic least squares at the newest sample (linear with two
+    distinct times), |v| ≤ 8000, |v| < 50 → 0."""
+    if not samples or lift - samples[-1][0] > 0.04: return 0.0
+    newest = samples[-1][0]
+    s = [p for p in samples if newest - p[0] <= 0.1]
+    i = len(s) - 1
+    while i > 0 and s[i][0] - s[i - 1][0] <= 0.04: i -= 1
+    s = s[i:]
+    times = {p[0] for p in s}
+    if len(times) < 2: return 0.0
+    u = [p[0] - newest for p in s]
+    x = [p[1] for p in s]
+    if len(times) == 2:
+        mu, mx = sum(u) / len(u), sum(x) / len(x)
+        v = sum((a - mu) * (b - mx) for a, b in zip(u, x)) / sum((a - mu) ** 2 for a in u)
+    else:                        # x = c0 + c1·u + c2·u², u = t − newest: v = c1
+        m = [[sum(a ** (i + j) for a in u) for j in range(3)] for i in range(3)]
+        r = [sum(b * a ** i for a, b in zip(u, x)) for i in range(3)]
+        v = solve3(m, r)[1]
+    v = max(-8000.0, min(8000.0, v))
+    return 0.0 if abs(v) < 50 else v
+
+
+def solve3(m, r):                # Gaussian elimination with partial pivoting
+    a = [row[:] + [r[i]] for i, row in enumerate(m)]
+    for c in range(3):
+        p = max(range(c, 3), key=lambda i: abs(a[i][c]))
+        a[c], a[p] = a[p], a[c]
+        for i in range(c + 1, 3):
+            f = a[i][c] / a[c][c]
+            a[i] = [a[i][j] - f * a[c][j] for j in range(4)]
+    out = [0.0] * 3
+    for i in (2, 1, 0):
+        out[i] = (a[i][3] - sum(a[i][j] * out[j] for j in range(i + 1, 3))) / a[i][i]
+    return out
+
+
+class Motion:
+    """A closed-form motion from t0 to t1: position(t), the position it reaches at t1 before
+    handing over to its rest point `rest`, and time(c) at which it passes offset c."""
+    def __init__(self, t0, t1, position, end, rest, time):
+        self.t0, self.t1, self.position, self.end, self.rest, self.time = t0, t1, position, end, rest, time
+
+
+def ease_motion(a, b, t0):
+    return Motion(t0, t0 + SETTLE, lambda t: a + (b - a) * ease((t - t0) / SETTLE), b, b,
+                  lambda c: t0 + SETTLE * ease_time((c - a) / (b - a)))
+
+
+def fling_motion(x0, v, t0, t1, rest):
+    """x(t) = x0 + v(1 − 0.998^(1000τ))/K, τ = t − t0; it reaches c when
+    0.998^(1000τ) = 1 − (c − x0)K/v."""
+    position = lambda t: x0 + v * (1 - D ** (1000 * (t - t0))) / K
+    time = lambda c: t0 + math.log(1 - (c - x0) * K / v) / (1000 * math.log(D))
+    return Motion(t0, t1, position, position(t1), rest, time)
+
+
+def done_after(v):               # time until |x∞ − x(t)| = |v(t)|/K falls to 0.5 pt
+    return 0.0 if abs(v) / K <= REST else math.log(REST * K / abs(v)) / (1000 * math.log(D))
+
+
+class ScrollWidget:
+    """One scroll axis with its value reports: the ruler (unbounded, snaps) or the picker
+    (hard edges 0…10N, snaps or stops free, emits moved + haptic at each crossing)."""
+
+    def __init__(self, wid, frame, x, value, text, bounds=None, snap=True, moved=False):
+        self.id, self.frame, self.x = wid, frame, x
+        self.value, self.text = value, text
+        self.bounds, self.snap, self.moved = bounds, snap, moved
+        self.motion = None           # Motion, with its crossings still to come
+        self.crossings = []          # [(time, tick)] of the running motion, in order
         self.wheel_due = None
-        self.tracking = False
-        self.samples = []
+        self.captor = None           # the pointer holding it
         self.final_pending = False
-        self.reported = cell(self.x)
-        self.last = -math.inf
+        self.last, self.pending = -math.inf, None
         self.events = []
-        self.rest = 0.0
 
+    # -- time ---------------------------------------------------------------------------
     def pos(self, t):
-        if self.motion and t < self.motion[1]: return self.motion[2](t)
+        if self.motion and t < self.motion.t1: return self.motion.position(t)
         return self.x
 
-    def run_to(self, t):
+    def busy(self): return self.motion is not None or self.wheel_due is not None
+
+    def next_time(self): return self.motion.t1 if self.motion else self.wheel_due
+
+    def advance(self, t):
+        """Everything due up to t, in time order: crossings, motion ends, wheel settles."""
         while True:
-            if self.motion and t >= self.motion[1]:
-                start, end, f, target = self.motion
-                self.motion, self.x = None, target
-                self.rest = end
-            elif self.wheel_due is not None and t >= self.wheel_due:
+            if self.crossings and self.crossings[0][0] <= t:
+                c, k = self.crossings.pop(0)
+                self.change(c, [k])
+            elif self.motion and self.motion.t1 <= t:
+                m, self.motion = self.motion, None
+                jump = [k for k, _ in steps(m.end, m.rest)]     # the hand-over to the rest point
+                self.x = m.rest
+                if jump: self.change(m.t1, jump)
+                self.rested(m.t1)
+            elif self.wheel_due is not None and self.wheel_due <= t:
                 due, self.wheel_due = self.wheel_due, None
-                self.settle(self.x, due)
+                self.settle(due)
             else:
-                return
+                break
+        self.flush(t)
 
-    def settle(self, x, t):
-        target = round(x / 10) * 10.0
-        if target == x: self.x, self.rest = x, t
-        else: self.ease(x, target, t)
+    def start(self, m):
+        self.motion, self.wheel_due = m, None
+        self.crossings = [(m.time(b), k) for k, b in steps(self.x, m.end)]
+        self.advance(m.t0)           # a motion done at once (nothing to do) ends here
 
-    def ease(self, a, b, t0):
-        self.motion = (t0, t0 + SETTLE, lambda t: a + (b - a) * ease((t - t0) / SETTLE), b)
+    def clamp(self, x):
+        if self.bounds is None: return x
+        return max(self.bounds[0], min(self.bounds[1], x))
 
-    def fling(self, x0, v0, t0):
-        target = round((x0 + v0 / K) / 10) * 10.0            # nearest tick to x∞ = x0 − v0/(1000·ln d)
-        v = (target - x0) * K                                # retargeted onto it (PHYSICS.md)
-        done = 0.0 if abs(v) / K <= REST else math.log(REST / (abs(v) / K)) / (1000 * math.log(D))
-        self.motion = (t0, t0 + done, lambda t: x0 + v * (1 - D ** (1000 * (t - t0))) / K, target)
+    # -- events -------------------------------------------------------------------------
+    def emit(self, t, **fields):
+        self.events.append(dict(t=t, widget=self.id, **fields))
 
-    def velocity(self, lift):
-        s = self.samples
-        if not s or lift - s[-1][0] > 0.04: return 0.0
-        s = [p for p in s if s[-1][0] - p[0] <= 0.1]
-        i = len(s) - 1
-        while i > 0 and s[i][0] - s[i-1][0] <= 0.04: i -= 1
-        s = s[i:]
-        if len({p[0] for p in s}) < 2: return 0.0
-        mt = sum(p[0] for p in s) / len(s); mx = sum(p[1] for p in s) / len(s)
-        v = sum((p[0]-mt)*(p[1]-mx) for p in s) / sum((p[0]-mt)**2 for p in s)
-        v = max(-8000, min(8000, v))
-        return 0.0 if abs(v) < 50 else v
+    def report(self, t, x, final):
+        self.emit(t, type="value", value=self.value(x), text=self.text(x), final=final)
 
-    def update(self, t):
-        x = self.pos(t)
-        moving = self.motion is not None or self.wheel_due is not None
-        if self.final_pending and not moving and not self.tracking:
+    def flush(self, t):
+        if self.pending is not None and reached(t - (self.last + REPORT), f"{self.id} flush at {t}"):
+            due = self.last + REPORT
+            self.report(due, self.pending, False)
+            self.last, self.pending = due, None
+
+    def change(self, t, ticks):
+        """The centre entered ticks[0], …, ticks[-1] at time t (one per crossing)."""
+        self.flush(t)
+        if self.moved:
+            for k in ticks:
+                self.emit(t, type="moved", value=k)
+                self.emit(t, type="haptic", style="selection")
+        x = ticks[-1] * 10.0     # an offset in the last tick's cell
+        if reached(t - self.last - REPORT, f"{self.id} report at {t}"):
+            self.report(t, x, False)
+            self.last, self.pending = t, None
+        else:
+            self.pending = x
+
+    def rested(self, r):
+        if self.final_pending and self.captor is None:
             self.final_pending = False
-            self.reported, self.last = cell(x), self.rest
-            self.events.append(dict(t=self.rest, type="value", value=value(x), text=text(x), final=True))
-        elif cell(x) != self.reported and t - self.last >= REPORT:
-            self.reported, self.last = cell(x), t
-            self.events.append(dict(t=t, type="value", value=value(x), text=text(x), final=False))
+            self.flush(r)
+            self.pending = None
+            self.report(r, self.x, True)
+            self.last = r
 
-    def input(self, e, t):
-        self.run_to(t)
-        self.update(t)                                       # the scene advances first
+    def jump(self, t, x):
+        """An input moves the offset at once: one crossing per tick, all at t."""
+        ticks = [k for k, _ in steps(self.x, x)]
+        self.x = x
+        if ticks: self.change(t, ticks)
+
+    def stop(self, t):           # freeze any motion where it is now
+        self.x = self.pos(t)
+        self.motion, self.crossings, self.wheel_due = None, [], None
+
+    # -- motions ------------------------------------------------------------------------
+    def settle(self, t):         # ease onto the nearest tick (inside the edges), or rest there
+        target = self.clamp(nearest_tick(self.x))
+        if target == self.x: self.rested(t)
+        else: self.start(ease_motion(self.x, target, t))
+
+    def ease_to(self, target, t):
+        self.stop(t)
+        self.final_pending = True
+        self.start(ease_motion(self.x, target, t))
+
+    def fling(self, v, t):
+        x0 = self.x
+        if self.snap:            # projected snap: onto the tick nearest x∞, retargeted
+            target = self.clamp(nearest_tick(x0 + v / K))
+            v2 = (target - x0) * K
+            if v2 == 0: self.rested(t); return
+            self.start(fling_motion(x0, v2, t, t + done_after(v2), target))
+            return
+        far = x0 + v / K         # free stop
+        if self.bounds is not None and not self.bounds[0] <= far <= self.bounds[1]:
+            edge = self.bounds[1] if far > self.bounds[1] else self.bounds[0]
+            m = fling_motion(x0, v, t, t, edge)
+            m.t1 = m.time(edge)  # ends exactly on the edge at the time it reaches it
+            m.end = edge
+            self.start(m)
+        else:
+            self.start(fling_motion(x0, v, t, t + done_after(v), self.clamp(far)))
+
+    # -- input --------------------------------------------------------------------------
+    def down(self, key, px, t, ct):
+        self.stop(t)
+        self.captor, self.final_pending = key, False
+        self.pointer, self.samples = px, [(ct, px)]
+
+    def move(self, px, t, ct):
+        self.samples.append((ct, px))
+        x = self.clamp(self.x - (px - self.pointer))
+        self.pointer = px
+        self.jump(t, x)
+
+    def up(self, px, t, ct, cancel):
+        self.captor, self.final_pending = None, True
+        v = 0.0 if cancel else -velocity(self.samples, ct)   # content moves against the pointer
+        if v: self.fling(v, t)
+        elif self.snap: self.settle(t)
+        else: self.rested(t)
+
+    def wheel(self, e, t):
+        if self.captor is not None: return
+        unit = {0: 1, 1: LINE, 2: self.frame[2]}[e.get("deltaMode", 0)]
+        dx, dy = e.get("dx", 0) * unit, e.get("dy", 0) * unit
+        self.stop(t)
+        self.final_pending = True
+        self.jump(t, self.clamp(self.x + (dx if abs(dx) >= abs(dy) else dy)))
+        if self.snap: self.wheel_due = t + WHEEL_SETTLE
+        else: self.rested(t)
+
+
+class Ruler(ScrollWidget):
+    KEYS = {"ArrowRight": 1, "ArrowUp": 1, "ArrowLeft": -1, "ArrowDown": -1, "PageUp": 10, "PageDown": -10}
+
+    def __init__(self, frame, kg=72.5):
+        super().__init__("ruler", frame, round(kg * 10) * 10.0, ruler_value, ruler_text)
+
+    def key(self, key, t):
+        if self.captor is not None: return
+        if key in ("Home", "End"):
+            self.set_value(9.0 if key == "Home" else 999.0, t)
+        elif key in self.KEYS:
+            self.ease_to((cell(self.pos(t)) + self.KEYS[key]) * 10.0, t)
+
+    def set_value(self, kg, t):
+        # To the tick of the value (0.1 kg), the short way round the 9910-tick wrap, in 0.2 s.
+        if self.captor is not None: return
+        here = cell(self.pos(t))
+        ahead = (tenths(round(kg * 10)) - tenths(here)) % 9910
+        step = ahead if ahead <= 9910 // 2 else ahead - 9910
+        self.ease_to((here + step) * 10.0, t)
+
+
+class Picker(ScrollWidget):
+    KEYS = {"ArrowRight": 1, "ArrowUp": 1, "ArrowLeft": -1, "ArrowDown": -1, "PageUp": 10, "PageDown": -10}
+
+    def __init__(self, frame, snap):
+        super().__init__("picker", frame, 0.0, picker_value, picker_text,
+                         bounds=(0.0, 10.0 * N), snap=snap, moved=True)
+
+    def key(self, key, t):
+        if self.captor is not None: return
+        here = cell(self.pos(t))
+        if key == "Home": tick = 0
+        elif key == "End": tick = N
+        elif key in self.KEYS: tick = max(0, min(N, here + self.KEYS[key]))
+        else: return
+        self.ease_to(tick * 10.0, t)
+
+    def set_value(self, value, t):
+        if self.captor is not None: return
+        self.ease_to(math.floor(value + 0.5) * 10.0, t)
+
+
+class Scene:
+    def __init__(self, name):
+        ruler_frame, picker_y = (0, 150, 390, 128), {"demo": 300, "picker": 60, "picker-free": 60}
+        self.scroll = []
+        if name in ("demo", "ruler"): self.scroll.append(Ruler(ruler_frame))
+        if name in ("demo", "picker", "picker-free"):
+            self.scroll.append(Picker((0, picker_y[name], 390, 70), snap=name != "picker-free"))
+        if not self.scroll: raise SystemExit(f"unknown scene {name!r}")
+        self.name, self.captures = name, {}
+
+    def widget(self, wid):
+        return next((w for w in self.scroll if w.id == wid), None)
+
+    def under(self, x, y):
+        for w in self.scroll:
+            fx, fy, fw, fh = w.frame
+            if fx <= x < fx + fw and fy <= y < fy + fh: return w
+        return None
+
+    def apply(self, e, t, ct):
+        for w in self.scroll: w.advance(t)           # the scene advances first
         kind = e["type"]
+        key = (e.get("client", "a"), e.get("pointer", 1))
         if kind == "down":
-            self.x = self.pos(t); self.motion = None; self.wheel_due = None
-            self.tracking, self.final_pending = True, False
-            self.pointer = e["x"]; self.samples = [(t, e["x"])]
-        elif kind == "move" and self.tracking:
-            self.samples.append((t, e["x"]))
-            self.x -= e["x"] - self.pointer; self.pointer = e["x"]
-        elif kind in ("up", "cancel") and self.tracking:
-            self.tracking, self.final_pending = False, True
-            v = -self.velocity(t) if kind == "up" else 0.0   # content moves against the pointer
-            if v: self.fling(self.x, v, t)
-            else: self.settle(self.x, t)
-        elif kind == "wheel" and not self.tracking:
-            unit = {0: 1, 1: LINE, 2: PAGE}[e.get("deltaMode", 0)]
-            dx, dy = e.get("dx", 0) * unit, e.get("dy", 0) * unit
-            self.x = self.pos(t) + (dx if abs(dx) >= abs(dy) else dy)
-            self.motion, self.wheel_due, self.final_pending = None, t + WHEEL_SETTLE, True
-        elif kind == "key" and not self.tracking:
-            step = {"ArrowRight": 1, "ArrowUp": 1, "ArrowLeft": -1, "ArrowDown": -1, "PageUp": 10, "PageDown": -10}.get(e["key"])
-            if step is not None:
-                here = cell(self.pos(t)) * 10.0
-                self.ease(self.pos(t), here + step * 10, t); self.wheel_due = None; self.final_pending = True
-        elif kind == "action" and e["action"] == "setValue" and not self.tracking:
-            # To the tick of the value (0.1 kg), the short way round the 9910-tick wrap, in 0.2 s.
-            here = cell(self.pos(t))
-            ahead = (tenths(round(e["args"]["value"] * 10)) - tenths(here)) % 9910
-            step = ahead if ahead <= 9910 // 2 else ahead - 9910
-            self.ease(self.pos(t), (here + step) * 10.0, t); self.wheel_due = None; self.final_pending = True
-        self.run_to(t)
-        self.update(t)
+            w = self.under(e["x"], e["y"])
+            if w is not None:
+                self.captures[key] = w
+                w.down(key, e["x"], t, ct)
+        elif kind == "move" and key in self.captures:
+            self.captures[key].move(e["x"], t, ct)
+        elif kind in ("up", "cancel") and key in self.captures:
+            self.captures.pop(key).up(e["x"], t, ct, kind == "cancel")
+        elif kind == "wheel":
+            w = self.under(e["x"], e["y"])
+            if w is not None: w.wheel(e, t)
+        elif kind == "key":
+            w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]  # first with keys
+            if w is not None: w.key(e["key"], t)
+        elif kind == "action" and e["action"] == "setValue":
+            w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]
+            if w is not None: w.set_value(e["args"]["value"], t)
 
-def replay(path, fps=FPS):
-    entries = [json.loads(l) for l in open(path) if l.strip() and not l.lstrip().startswith("#")]
-    r, k = Ruler(72.5), 0
-    busy = lambda: r.motion is not None or r.wheel_due is not None
-    for e in entries:
-        t = e["t"] / 1000
-        while k / fps < t:
-            if busy(): r.run_to(k / fps); r.update(k / fps)
-            k += 1
-        r.input(e, t)
-    while busy():
-        r.run_to(k / fps); r.update(k / fps); k += 1
-    x = r.pos(k / fps)
-    return {
-        "widgets": {"readout": {"text": text(x)}, "ruler": {"value": value(x), "text": text(x)}},
-        "events": [dict(t=round(ev["t"], 6), widget="ruler", **{k2: v for k2, v in ev.items() if k2 != "t"})
-                   for ev in r.events],
-    }
+    def settle(self):
+        for w in self.scroll:
+            while w.busy(): w.advance(w.next_time())
+
+    def widgets(self):
+        out = {}
+        for w in self.scroll:
+            if w.id == "ruler":
+                if self.name in ("demo", "ruler"): out["readout"] = {"text": ruler_text(w.x)}
+                out["ruler"] = {"value": ruler_value(w.x), "text": ruler_text(w.x)}
+            else:
+                out["picker"] = {"value": picker_value(w.x), "text": picker_text(w.x)}
+                out["count"] = {"text": picker_text(w.x)}
+        return out
+
+    def events(self):        # every widget's events, in time order (stable)
+        return sorted((ev for w in self.scroll for ev in w.events), key=lambda ev: ev["t"])
+
+
+def scene_name(lines):
+    for l in lines:
+        words = l.strip().lstrip("#").split()
+        if l.lstrip().startswith("#") and len(words) == 2 and words[0] == "scene:": return words[1]
+    return "demo"
+
+
+def replay(path):
+    lines = open(path).read().splitlines()
+    scene = Scene(scene_name(lines))
+    for l in lines:
+        if not l.strip() or l.lstrip().startswith("#"): continue
+        e = json.loads(l)
+        scene.apply(e, e.get("at", e["t"]) / 1000, e["t"] / 1000)
+    scene.settle()
+    return {"widgets": scene.widgets(),
+            "events": [dict(ev, t=round(ev["t"], 9)) for ev in scene.events()]}
+
 
 if __name__ == "__main__":
     out = replay(sys.argv[1])
