@@ -61,6 +61,17 @@ import Testing
         #expect(!r.owesFinal && !r.isHolding)
     }
 
+    @Test("a report due exactly when the next tick comes is due: 0.074 + 0.016 is 0.09 here, not 0.09000000000000001")
+    func reportTie() {
+        var r = ValueReporter()
+        var out: [DialEvent] = []
+        r.changed(to: 1, at: 0.074, into: &out)
+        r.changed(to: 2, at: 0.08, into: &out)  // held back until 0.09
+        r.changed(to: 3, at: 0.09, into: &out)  // 2 is due now; 3 is then held back
+        #expect(out.map(\.tick) == [1, 2])
+        #expect(r.isHolding)
+    }
+
     @Test("a touch cancels the final owed by the settling it interrupts")
     func cancelRest() {
         var r = ValueReporter()
@@ -86,6 +97,14 @@ import Testing
             #expect(abs(found - exact) < 1e-12, "x = \(target)")
             // The same root from the earlier span, which ended before it: the motion decides, not the frame.
             if exact > 0.05 { #expect(abs(spans[0].time(reaching: target) - 0.05) < 1e-12) }
+        }
+    }
+}
+
+extension DialEvent {
+    var tick: Int {
+        switch self {
+        case .crossed(let tick, _), .report(let tick, _, _): tick
         }
     }
 }
