@@ -1,6 +1,5 @@
-/// One simulation the axis is running, placed in scene time, and what follows
-/// it. `end` is computed from the simulation when it starts, so the hand-over
-/// happens at that exact time whatever the tick rate.
+/// One motion the axis is running and what follows it. The motion is a `TimedMotion`, so
+/// the hand-over happens at its exact end time whatever the tick rate.
 struct AxisMotion: Sendable {
     /// What the axis does once the motion ends.
     enum Next: Sendable {
@@ -21,24 +20,17 @@ struct AxisMotion: Sendable {
     }
 
     var phase: AxisPhase
-    var simulation: any Simulation
-    /// Scene time at which the simulation's t = 0 falls.
-    var start: Double
-    var end: Double
+    var motion: TimedMotion
     var next: Next
-    /// Accumulated `rebase` deltas, added to the simulation's positions.
-    var shift = 0.0
 
-    func position(at time: Double) -> Double {
-        simulation.position(at: time - start) + shift
-    }
+    var start: Double { motion.start }
+    var end: Double { motion.end }
 
-    func velocity(at time: Double) -> Double {
-        simulation.velocity(at: time - start)
-    }
+    func position(at time: Double) -> Double { motion.position(at: time) }
+    func velocity(at time: Double) -> Double { motion.velocity(at: time) }
 
     mutating func rebase(by delta: Double) {
-        shift += delta
+        motion.rebase(by: delta)
         next = next.shifted(by: delta)
     }
 }

@@ -241,9 +241,7 @@ public struct ScrollAxis: Sendable {
     private mutating func run(
         _ phase: AxisPhase, _ simulation: any Simulation, time: Double, end: Double? = nil, next: AxisMotion.Next
     ) {
-        motion = AxisMotion(
-            phase: phase, simulation: simulation, start: time,
-            end: end ?? time + simulation.doneTime, next: next)
+        motion = AxisMotion(phase: phase, motion: TimedMotion(simulation, start: time, end: end), next: next)
         self.phase = phase
     }
 

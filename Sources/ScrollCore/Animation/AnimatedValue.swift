@@ -1,0 +1,73 @@
+/// A number moved by timed segments — eased or spring-driven — and a pure function of scene
+/// time, like the scroll axis: no ticking, so 30, 60 or 240 Hz see the same values.
+///
+/// Scheduling a segment at time s keeps what was scheduled before s and replaces what came
+/// after. The new segment starts from wherever the value is at s (and a spring from how fast
+/// it moves), so retargeting mid-flight never jumps, and a segment can also be queued for
+/// later (s in the future) behind the running one.
+public struct AnimatedValue: Sendable {
+    private struct Segment: Sendable {
+        var motion: TimedMotion
+        /// Exactly where it ends (a spring's position at its done time is only close).
+        var target: Double
+    }
+
+    /// The value before the first remaining segment.
+    private var base: Double
+    /// In start order; each is in charge from its start until the next one's.
+    private var segments: [Segment] = []
+
+    public init(_ value: Double) { base = value }
+
+    public func value(at time: Double) -> Double {
+        guard let segment = segments.last(where: { $0.motion.start <= time }) else { return base }
+        return time >= segment.motion.end ? segment.target : segment.motion.position(at: time)
+    }
+
+    public func velocity(at time: Double) -> Double {
+        segments.last { $0.motion.start <= time }?.motion.velocity(at: time) ?? 0
+    }
+
+    /// Where it ends once everything scheduled has run.
+    public var target: Double { segments.last?.target ?? base }
+    /// When the last scheduled segment ends (−∞ when none is).
+    public var endTime: Double { segments.last?.motion.end ?? -.infinity }
+    public func isAnimating(at time: Double) -> Bool { time < endTime }
+
+    /// Jumps to `value` at `time` (no animation).
+    public mutating func set(_ value: Double, at time: Double) {
+        schedule(EaseSimulation(from: value, to: value, duration: 0), target: value, at: time)
+    }
+
+    /// Eases from the value at `time` to `target` over `duration` s.
+    public mutating func animate(
+        to target: Double, at time: Double, duration: Double, curve: CubicBezierEasing = .easeInOut
+    ) {
+        let from = value(at: time)
+        schedule(EaseSimulation(from: from, to: target, duration: duration, curve: curve), target: target, at: time)
+    }
+
+    /// Springs from the value and velocity at `time` to `target`.
+    public mutating func spring(to target: Double, at time: Double, spring: SpringDescription = .bounce) {
+        let simulation = SpringSimulation(
+            from: value(at: time), velocity: velocity(at: time), to: target, spring: spring)
+        schedule(simulation, target: target, at: time)
+    }
+
+    /// Forgets what can no longer be reached once time has come to `time` (time only moves
+    /// forward), so a long-lived value keeps a bounded list.
+    public mutating func discard(before time: Double) {
+        while let first = segments.first {
+            let handedOver = segments.count > 1 && segments[1].motion.start <= time
+            let finished = segments.count == 1 && first.motion.end <= time
+            guard handedOver || finished else { return }
+            base = finished ? first.target : value(at: segments[1].motion.start)
+            segments.removeFirst()
+        }
+    }
+
+    private mutating func schedule(_ simulation: any Simulation, target: Double, at time: Double) {
+        segments.removeAll { $0.motion.start >= time }
+        segments.append(Segment(motion: TimedMotion(simulation, start: time), target: target))
+    }
+}
