@@ -108,3 +108,71 @@ extension DialEvent {
         }
     }
 }
+
+/// What a dial costs and the order of what two dials say at once.
+@Suite struct DialSceneTests {
+    @Test("a wheel across millions of ruler ticks is one step: one moving value, then one final")
+    func hugeWheelIsOneReport() {
+        let scene = DemoScene.make()
+        // 100000 pages of 390 pt: 3.9 million ticks in one event.
+        scene.apply(.wheel(WheelInput(position: Point(x: 195, y: 214), dx: 0, dy: 100_000, unit: .pages)), at: 1)
+        var events = scene.takeEvents()
+        for k in 1...30 { scene.advance(to: 1 + Double(k) / 60); events += scene.takeEvents() }
+        #expect(events.count == 2)
+        #expect(
+            events.last?.kind
+                == .value(
+                    Double(scene.semantics[1].valueNow ?? 0), text: scene.semantics[1].valueText ?? "", final: true))
+    }
+
+    @Test("a ruler fling and a picker fling at once: one event list in time order, the same at 30, 60 and 240 fps")
+    func twoDialsInterleave() {
+        func run(_ fps: Double) -> [SceneEvent] {
+            let scene = DemoScene.make()
+            var events: [SceneEvent] = []
+            var k = 0
+            func at(_ time: Double, _ input: SceneInput) {
+                while Double(k) / fps < time {
+                    if scene.isAnimating { scene.advance(to: Double(k) / fps); events += scene.takeEvents() }
+                    k += 1
+                }
+                scene.apply(input, at: time)
+                events += scene.takeEvents()
+            }
+            func pointer(_ phase: PointerPhase, _ id: Int, _ x: Double, _ y: Double, _ t: Double) {
+                at(
+                    t,
+                    .pointer(
+                        PointerInput(
+                            phase: phase, key: PointerKey(client: "a", pointer: id), position: Point(x: x, y: y),
+                            clientTime: t)))
+            }
+            pointer(.down, 1, 300, 214, 0)
+            pointer(.down, 2, 300, 335, 0)
+            for i in 1...10 {
+                let t = 0.01 * Double(i)
+                pointer(.move, 1, 300 - 12 * Double(i), 214, t)
+                pointer(.move, 2, 300 - 8 * Double(i), 335, t)
+            }
+            pointer(.up, 1, 180, 214, 0.1)
+            pointer(.up, 2, 220, 335, 0.1)
+            while scene.isAnimating, k < 100_000 {
+                scene.advance(to: Double(k) / fps); events += scene.takeEvents()
+                k += 1
+            }
+            return events
+        }
+        let reference = run(60)
+        #expect(Set(reference.map(\.widget)) == ["ruler", "picker"])
+        let disorder = zip(reference, reference.dropFirst()).first { $0.time > $1.time }
+        #expect(disorder == nil, "\(String(describing: disorder))")
+        for fps in [30.0, 240.0] {
+            let other = run(fps)
+            #expect(other.count == reference.count)
+            #expect(
+                zip(other, reference).allSatisfy {
+                    $0.kind == $1.kind && $0.widget == $1.widget && abs($0.time - $1.time) < 1e-9
+                }, "\(fps) fps")
+        }
+    }
+}

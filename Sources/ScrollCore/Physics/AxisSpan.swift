@@ -12,6 +12,12 @@ public struct AxisSpan: Sendable {
     /// The offset at `end`.
     public let endOffset: Double
 
+    /// The offset at `time` (within the span); a jump is at its end offset.
+    public func offset(at time: Double) -> Double {
+        guard let motion else { return endOffset }
+        return edges.limit(motion.position(at: min(time, end)))
+    }
+
     /// When the offset passes `x` on this span's motion; a jump passes everything at `end`.
     ///
     /// The root is searched over the motion's whole life, never over the frame that happens

@@ -2,9 +2,9 @@
 ///
 /// Like the server's frame clock, the scene is ticked at multiples of 1/fps while it
 /// animates; each input is applied at exactly the scene time it was applied live
-/// ((at ?? t)/1000 s), with t/1000 as its client time (velocity). Motion is closed form,
-/// so the fps changes only when moving value events are sampled, not where anything
-/// comes to rest.
+/// ((at ?? t)/1000 s), with t/1000 as its client time (velocity). Motion is closed form
+/// and every event carries the exact time it happened, so the fps decides only when the
+/// scene would be drawn, not what happens or when.
 public struct Replayer {
     public var fps: Double
     /// Stop at this scene time (ms, compared with `at ?? t`) instead of settling; later

@@ -49,7 +49,14 @@ public final class Scene {
     public func advance(to t: Double) {
         guard t > time else { return }
         time = t
-        for w in widgets { w.advance(to: t, events: &pendingEvents) }
+        // Each widget stamps its events with the exact times they happened within the step,
+        // so two widgets moving at once interleave: merge by time (stable, so one widget's
+        // same-time events keep their order) or the order would follow the frame rate.
+        var step: [SceneEvent] = []
+        for w in widgets { w.advance(to: t, events: &step) }
+        pendingEvents += step.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
     }
 
     public func apply(_ input: SceneInput, at t: Double) {

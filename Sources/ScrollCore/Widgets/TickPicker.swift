@@ -21,7 +21,8 @@ public final class TickPicker: DialWidget, Widget {
         settableValue = .number(in: 0...Double(maxValue))
         let scale = TickScale(spacing: 10, extent: .bounded(0...maxValue))
         super.init(
-            id: id, frame: frame, dial: TickDial(scale: scale, index: value, snaps: snaps), keyRange: 0...maxValue)
+            id: id, frame: frame, dial: TickDial(scale: scale, index: value, snaps: snaps, clicks: true),
+            keyRange: 0...maxValue)
     }
 
     public var value: Int { dial.index }
@@ -83,7 +84,7 @@ public final class TickPicker: DialWidget, Widget {
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let centre = frame.midX, spacing = 10.0, offset = contentOffset
+        let centre = frame.midX, spacing = dial.scale.spacing, offset = contentOffset
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)

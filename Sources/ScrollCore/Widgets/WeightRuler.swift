@@ -19,7 +19,8 @@ public final class WeightRuler: DialWidget, Widget {
     public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
         // Home and End go to the first and last label (9.0 and 999.0 kg), the short way round.
         super.init(
-            id: id, frame: frame, dial: TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true),
+            id: id, frame: frame,
+            dial: TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true, clicks: false),
             keyRange: (Self.minLabel * Self.ticksPerBlock)...(Self.maxLabel * Self.ticksPerBlock))
     }
 

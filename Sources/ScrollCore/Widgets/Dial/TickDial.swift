@@ -1,11 +1,3 @@
-/// What a dial tells its widget, in time order.
-enum DialEvent: Sendable, Equatable {
-    /// A new tick came under the centre at exactly this time.
-    case crossed(tick: Int, at: Double)
-    /// Report this tick's value (ValueReporter).
-    case report(tick: Int, at: Double, final: Bool)
-}
-
 /// What the ruler and the picker share (WIDGETS.md §1–2): a row of ticks dialled under a
 /// fixed centre on one ScrollAxis, the pointer that owns it, the keys, and the tick under
 /// the centre followed through every motion so that each new tick is seen at the exact
@@ -14,6 +6,10 @@ struct TickDial: Sendable {
     static let stepDuration = 0.2
 
     let scale: TickScale
+    /// Whether each tick crossed is its own event (the picker's clicks). Without clicks a
+    /// jump costs the same however far it goes, and a glide only the reports it makes: the
+    /// ruler's wheel can move millions of ticks at once.
+    let clicks: Bool
     private(set) var axis: ScrollAxis
     /// The tick under the centre, as of the latest call.
     private(set) var tick: Int
@@ -23,8 +19,9 @@ struct TickDial: Sendable {
     private var clock = -Double.infinity
 
     /// Starts at rest on the tick standing for `index`; `snaps`: rest on ticks only.
-    init(scale: TickScale, index: Int, snaps: Bool) {
+    init(scale: TickScale, index: Int, snaps: Bool, clicks: Bool) {
         self.scale = scale
+        self.clicks = clicks
         let start = scale.offset(ofTick: scale.tick(forIndex: index, near: index))
         axis = ScrollAxis(
             offset: start, edges: scale.edges,
@@ -87,7 +84,7 @@ struct TickDial: Sendable {
         let here = scale.tick(containing: axis.offset(at: time))
         let target: Int
         switch step {
-        case .by(let n): target = scale.tick(forIndex: scale.index(ofTick: here + n), near: here + n)
+        case .by(let n): target = scale.tick(here, steppedBy: n)
         case .first: target = scale.tick(forIndex: first, near: here)
         case .last: target = scale.tick(forIndex: last, near: here)
         }
@@ -126,12 +123,25 @@ struct TickDial: Sendable {
         let target = scale.tick(containing: span.endOffset)
         while tick != target {
             let direction = target > tick ? 1 : -1
+            if !clicks, let due = reporter.dueTime {
+                // Every tick reached before a held report falls due only replaces it: skip
+                // to the tick under the centre then (or to the span's end, still held).
+                guard due <= span.end else {
+                    tick = target
+                    reporter.hold(target)
+                    break
+                }
+                tick = scale.tick(containing: span.offset(at: due))
+                reporter.hold(tick)
+                reporter.flush(upTo: due, into: &events)
+                continue
+            }
             let time = max(clock, span.time(reaching: scale.boundary(from: tick, direction: direction)))
             clock = time
             tick += direction
             // A report held back until before this crossing comes first.
             reporter.flush(upTo: time, into: &events)
-            events.append(.crossed(tick: tick, at: time))
+            if clicks { events.append(.crossed(tick: tick, at: time)) }
             reporter.changed(to: tick, at: time, into: &events)
         }
     }
@@ -144,10 +154,13 @@ struct TickDial: Sendable {
         if target != tick {
             let direction = target > tick ? 1 : -1
             reporter.flush(upTo: time, into: &events)
-            while tick != target {
-                tick += direction
-                events.append(.crossed(tick: tick, at: time))
+            if clicks {
+                while tick != target {
+                    tick += direction
+                    events.append(.crossed(tick: tick, at: time))
+                }
             }
+            tick = target
             reporter.changed(to: tick, at: time, into: &events)
         }
         if reporter.owesFinal && axis.phase == .idle {

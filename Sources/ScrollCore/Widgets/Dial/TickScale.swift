@@ -53,6 +53,12 @@ public struct TickScale: Sendable, Equatable {
         }
     }
 
+    /// `steps` ticks on from tick n, stopping at the ends of a bounded scale.
+    public func tick(_ n: Int, steppedBy steps: Int) -> Int {
+        guard case .bounded(let range) = extent else { return n + steps }
+        return min(max(n + steps, range.lowerBound), range.upperBound)
+    }
+
     /// The first and last index.
     public var indices: ClosedRange<Int> {
         switch extent {

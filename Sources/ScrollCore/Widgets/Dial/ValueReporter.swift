@@ -18,6 +18,11 @@ struct ValueReporter: Sendable {
 
     /// A held-back report is due (the frame clock must keep ticking to deliver it).
     var isHolding: Bool { pending != nil }
+    /// When the held-back report falls due; nil when none is held.
+    var dueTime: Double? { pending == nil ? nil : last + Self.interval }
+
+    /// Holds `tick` back in place of the one held (a tick reached before the report is due).
+    mutating func hold(_ tick: Int) { pending = tick }
 
     mutating func changed(to tick: Int, at time: Double, into events: inout [DialEvent]) {
         flush(upTo: time, into: &events)
@@ -33,7 +38,8 @@ struct ValueReporter: Sendable {
     /// Reports the held-back tick if its interval has run out by `time`.
     mutating func flush(upTo time: Double, into events: inout [DialEvent]) {
         guard let tick = pending, last + Self.interval <= time + Self.tolerance else { return }
-        last += Self.interval
+        // Never stamped after `time`, even by a rounding error (events stay in time order).
+        last = min(last + Self.interval, time)
         pending = nil
         events.append(.report(tick: tick, at: last, final: false))
     }
