@@ -42,7 +42,8 @@ import WebSocketClient
         try hello(c, room: "u", scene: "carousel9")
         let e = try c.waitForError("unknown_scene")
         #expect(e["fatal"] as? Bool == true)
-        #expect(e["message"] as? String == "no scene \"carousel9\" (scenes: demo, ruler, picker, picker-free)")
+        #expect(
+            e["message"] as? String == "no scene \"carousel9\" (scenes: demo, ruler, picker, picker-free, carousel)")
     }
 
     @Test("naming another scene than the room's is refused; the room keeps its scene and its state")

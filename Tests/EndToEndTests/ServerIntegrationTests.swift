@@ -28,8 +28,8 @@ import WebSocketClient
         let frame = try DecodedFrame(try c.waitForBinary())
         #expect(!frame.isDelta)
         #expect(frame.version == UInt8(ProtocolVersion.current))
-        // Background, then one layer per widget: readout, ruler, picker, count.
-        #expect(frame.layers.count == 5)
+        // Background, then one layer per widget: readout, ruler, picker, count, carousel, itemName.
+        #expect(frame.layers.count == 7)
         #expect(frame.layers.allSatisfy { $0.ops != nil })
     }
 
@@ -260,7 +260,10 @@ import WebSocketClient
         let server = try ServerProcess()
         let c = try WireClient(server)
         for (message, mentions) in [
-            (setValue(80, widget: "foo"), #"no widget "foo" in this scene (widgets: readout, ruler, picker, count)"#),
+            (
+                setValue(80, widget: "foo"),
+                #"no widget "foo" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)"#
+            ),
             (
                 ["type": "action", "widget": "ruler", "action": "spin", "t": 1],
                 #"no action "spin" on widget "ruler" (it has: setValue)"#

@@ -52,7 +52,7 @@ import Testing
         #expect(result.finalValues == [75.5])
         #expect(
             result.refused.map(\.message) == [
-                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count)",
+                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)",
                 "no action \"spin\" on widget \"ruler\" (it has: setValue)",
                 "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9",
             ])

@@ -113,6 +113,8 @@ import Testing
                     ("ruler", .object([("value", 75.1), ("text", "75.1 kg")])),
                     ("picker", .object([("value", 0), ("text", "0")])),
                     ("count", .object([("text", "0")])),
+                    ("carousel", .object([("text", "Star")])),
+                    ("itemName", .object([("text", "Star")])),
                 ]))
     }
 

@@ -8,7 +8,7 @@ struct SceneCatalogTests {
 
     @Test func demoIsTheDefaultAndEveryWidgetSceneIsListed() {
         #expect(SceneCatalog.defaultName == "demo")
-        #expect(catalog.names == ["demo", "ruler", "picker", "picker-free"])
+        #expect(catalog.names == ["demo", "ruler", "picker", "picker-free", "carousel"])
     }
 
     @Test func eachNameMakesAFreshSceneOfThatName() throws {
@@ -23,13 +23,13 @@ struct SceneCatalogTests {
     func demoIsPhoneSized() throws {
         let demo = try #require(catalog.make("demo"))
         #expect(demo.size == Size(width: 390, height: 844))
-        #expect(demo.widgets.map(\.id) == ["readout", "ruler", "picker", "count"])
+        #expect(demo.widgets.map(\.id) == ["readout", "ruler", "picker", "count", "carousel", "itemName"])
     }
 
     @Test("demo widgets and reserved slots stack top to bottom inside the canvas without overlapping")
     func demoStacksWithoutOverlap() throws {
         let demo = try #require(catalog.make("demo"))
-        let rects = demo.widgets.map(\.frame) + [DemoScene.carouselSlot, DemoScene.rollerSlot]
+        let rects = demo.widgets.map(\.frame) + [DemoScene.rollerSlot]
         for (a, b) in zip(rects, rects.dropFirst()) {
             #expect(a.maxY <= b.minY, "\(a) must end above \(b)")
         }
@@ -62,7 +62,7 @@ struct SceneCatalogTests {
     }
 
     @Test func anUnknownNameIsRefusedNamingItAndTheKnownOnes() {
-        #expect(catalog.make("carousel") == nil)
-        #expect(catalog.unknown("carousel") == "no scene \"carousel\" (scenes: demo, ruler, picker, picker-free)")
+        #expect(catalog.make("roller") == nil)
+        #expect(catalog.unknown("roller") == "no scene \"roller\" (scenes: demo, ruler, picker, picker-free, carousel)")
     }
 }

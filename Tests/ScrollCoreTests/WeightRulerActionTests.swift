@@ -74,7 +74,10 @@ import Testing
     @Test("an unknown widget or action is refused, naming them; nothing changes")
     func unknownTargets() {
         let scene = DemoScene.make()
-        #expect(throws: ActionError("no widget \"foo\" in this scene (widgets: readout, ruler, picker, count)")) {
+        #expect(
+            throws: ActionError(
+                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)")
+        ) {
             try scene.check(ActionInput(widget: "foo", name: "setValue", args: ["value": 80]))
         }
         #expect(throws: ActionError("no action \"spin\" on widget \"ruler\" (it has: setValue)")) {

@@ -45,6 +45,12 @@ extension SceneEvent {
             fields += [("type", "value"), ("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
         case let .moved(value):
             fields += [("type", "moved"), ("value", .number(Double(value)))]
+        case let .selected(index, name):
+            fields += [("type", "selected"), ("index", .number(Double(index))), ("name", .string(name))]
+        case let .added(index, name):
+            fields += [("type", "added"), ("index", .number(Double(index))), ("name", .string(name))]
+        case let .deleted(index, name):
+            fields += [("type", "deleted"), ("index", .number(Double(index))), ("name", .string(name))]
         case let .haptic(style):
             fields += [("type", "haptic"), ("style", .string(style))]
         case let .announcement(text):
@@ -65,6 +71,16 @@ extension Semantics {
         if let valueMax { fields.append(("valueMax", .number(valueMax))) }
         if let valueText { fields.append(("valueText", .string(valueText))) }
         fields += [("keys", .array(keys.map { .string($0) })), ("actions", .array(actions.map { .string($0) }))]
+        if !options.isEmpty { fields.append(("options", .array(options.map(\.json)))) }
         return .object(fields)
+    }
+}
+
+extension SemanticOption {
+    public var json: JSONValue {
+        .object([
+            ("id", .string(id)), ("label", .string(label)), ("selected", .bool(selected)),
+            ("rect", .array([.number(frame.x), .number(frame.y), .number(frame.width), .number(frame.height)])),
+        ])
     }
 }

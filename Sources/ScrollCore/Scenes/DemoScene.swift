@@ -10,14 +10,15 @@ public enum DemoScene {
     public static let rulerFrame = Rect(x: 0, y: 150, width: 390, height: 128)
     /// Tick picker (y 300–370); its count below it (370–406).
     public static let pickerFrame = Rect(x: 0, y: 300, width: 390, height: 70)
-    /// Reserved: carousel (y 430–580) and its name label (580–616).
-    public static let carouselSlot = Rect(x: 0, y: 430, width: 390, height: 186)
+    /// Carousel (y 430–580); the selected item's name below it (580–616).
+    public static let carouselFrame = Rect(x: 0, y: 430, width: 390, height: 150)
     /// Reserved: standalone digit roller (y 640–720) and its buttons (730–790).
     public static let rollerSlot = Rect(x: 0, y: 640, width: 390, height: 150)
 
     public static func make(rulerValue: Double = 72.5) -> Scene {
         Scene(
             name: name, size: size,
-            widgets: RulerScene.widgets(rulerValue: rulerValue) + PickerScene.widgets(pickerFrame: pickerFrame))
+            widgets: RulerScene.widgets(rulerValue: rulerValue) + PickerScene.widgets(pickerFrame: pickerFrame)
+                + CarouselScene.widgets(carouselFrame: carouselFrame))
     }
 }

@@ -21,6 +21,7 @@ public struct SceneCatalog: Sendable {
         Entry(name: PickerScene.freeName, summary: "the tick picker without snapping: it stops where momentum ends") {
             PickerScene.make(snaps: false)
         },
+        Entry(name: CarouselScene.name, summary: "the carousel and the selected item's name") { CarouselScene.make() },
     ])
 
     public let entries: [Entry]

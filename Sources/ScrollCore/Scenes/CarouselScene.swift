@@ -1,0 +1,20 @@
+/// The carousel on its own, the selected item's name below it (`carousel`).
+public enum CarouselScene {
+    public static let name = "carousel"
+    public static let size = Size(width: 390, height: 260)
+    public static let carouselFrame = Rect(x: 0, y: 40, width: 390, height: 150)
+
+    public static func make() -> Scene {
+        Scene(name: name, size: size, widgets: widgets(carouselFrame: carouselFrame))
+    }
+
+    /// The carousel and, in the 36 pt below it, the name of its selection (shared with demo).
+    static func widgets(carouselFrame frame: Rect) -> [Widget] {
+        let carousel = Carousel(id: "carousel", frame: frame)
+        let nameFrame = Rect(x: frame.x, y: frame.maxY, width: frame.width, height: 36)
+        let label = ReadoutLabel(id: "itemName", frame: nameFrame, label: "Selected item", fontSize: 22) {
+            carousel.selectedName
+        }
+        return [carousel, label]
+    }
+}
