@@ -228,6 +228,19 @@ struct CarouselRun {
         #expect(run.selected().map(\.name) == ["Kite"])
     }
 
+    @Test("a wheel scrolls the row at once (no rubber band), then 0.15 s after the burst it eases onto an item")
+    func wheel() throws {
+        var run = CarouselRun()
+        run.apply(.wheel(WheelInput(position: Point(x: 195, y: run.y), dx: 100, dy: 0)), at: 1)
+        #expect(run.carousel.contentOffset == 2 * w + 100)
+        run.apply(.wheel(WheelInput(position: Point(x: 195, y: run.y), dx: 0, dy: 1, unit: .pages)), at: 1.05)
+        #expect(run.carousel.contentOffset == 5 * w)  // clamped to Custom's offset
+        run.settle()
+        let s = try #require(run.selected().last)
+        // The settle starts 0.15 s after the last event; already on Custom, it rests at once.
+        #expect(s.name == "Custom" && abs(s.t - 1.2) < 1e-9)
+    }
+
     @Test("keys: arrows step the selection, Home/End, Delete removes the selected item (not Custom)")
     func keys() {
         var run = CarouselRun()

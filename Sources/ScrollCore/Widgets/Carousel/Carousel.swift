@@ -123,6 +123,18 @@ public final class Carousel: Widget {
         return true
     }
 
+    /// A wheel or trackpad scrolls the row (either axis; a page is the row's width) and, 0.15 s
+    /// after the burst, it eases onto the nearest item. A finger on the row wins.
+    public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
+        now = time
+        guard pointer == nil else { return }
+        let (dx, dy) = input.points(page: frame.width)
+        heading = nil
+        axis.scroll(by: abs(dx) >= abs(dy) ? dx : dy, time: time)
+        unsettled = true
+        update(at: time, events: &events)
+    }
+
     private func release(at time: Double) {
         pointer = nil
         gesture = nil
@@ -292,12 +304,14 @@ public final class Carousel: Widget {
 
     // MARK: semantics and drawing
 
+    /// Options sit where they will rest (around the item it is heading for, else the
+    /// selection), so a glide does not resend semantics every frame.
     public var semantics: Semantics {
-        let x = contentOffset
+        let x = Double(heading ?? selection) * cell
         return Semantics(
             id: id, role: "listbox", label: "Items", frame: frame, valueText: selectedName,
             options: items.enumerated().map { i, item in
-                let left = frame.minX + cell * (item.slot.value(at: now) + 2) - x
+                let left = frame.minX + cell * Double(i + 2) - x
                 return SemanticOption(
                     id: "\(id).\(item.uid)", label: item.name, selected: i == selection,
                     frame: Rect(x: left, y: frame.minY, width: cell, height: frame.height))
