@@ -48,11 +48,13 @@ enum CarouselIcon: Sendable, CaseIterable {
             list.fillCircle(center: p(13, -8), radius: 15 * u)
             list.fillPolygon([p(-27, -2), p(27, -2), p(0, 28)])
         case .leaf:
-            // A lens (an upper arc left to right, a lower one back) and a short stem.
-            let upper = (0...8).map { k in p(-30 + 60 * Double(k) / 8, -18 * sin(Double(k) * .pi / 8)) }
-            let lower = (1..<8).map { k in p(30 - 60 * Double(k) / 8, 18 * sin(Double(k) * .pi / 8)) }
+            // A lens (an upper arc left to right, a lower one back) with a stem, tilted 40°.
+            let (c40, s40) = (cos(-0.7), sin(-0.7))
+            func tilted(_ x: Double, _ y: Double) -> Point { p(x * c40 - y * s40, x * s40 + y * c40) }
+            let upper = (0...8).map { k in tilted(-32 + 64 * Double(k) / 8, -20 * sin(Double(k) * .pi / 8)) }
+            let lower = (1..<8).map { k in tilted(32 - 64 * Double(k) / 8, 20 * sin(Double(k) * .pi / 8)) }
             list.fillPolygon(upper + lower)
-            list.fillPolygon([p(-30, 0), p(-40, 10), p(-36, 2)])
+            list.fillPolygon([tilted(-30, -2), tilted(-44, -2), tilted(-44, 3), tilted(-30, 3)])
         case .custom:
             list.fillRect(Rect(x: c.x - 4 * u, y: c.y - 26 * u, width: 8 * u, height: 52 * u))
             list.fillRect(Rect(x: c.x - 26 * u, y: c.y - 4 * u, width: 52 * u, height: 8 * u))
