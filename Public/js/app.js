@@ -76,7 +76,7 @@ function handleMessage(m) {
       showState("open");
       break;
     case "semantics": semantics.update(m.widgets); break;
-    case "events": for (const e of m.events) sideEffect(e); break;
+    case "events": sideEffects(m.events); break;
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }
       // Reconnecting cannot fix a wrong ?scene=: stop and say so.
@@ -100,11 +100,26 @@ function refused(text) {
   showState("refused");
 }
 
-function sideEffect(e) {
-  // Haptics are felt, never announced: screen readers hear the final value only.
-  if (e.type === "haptic") feedback.haptic(e);
-  if (e.type === "value" && e.final) announcer.textContent = e.text;
-  if (e.type === "announce") announcer.textContent = e.text;
+// One events message is one batch, in time order.
+function sideEffects(events) {
+  // Haptics are felt, never announced: the batch's ticks play as one vibration pattern.
+  const haptics = events.filter((e) => e.type === "haptic");
+  if (haptics.length > 0) feedback.haptics(haptics);
+  // Screen readers hear final values and what the carousel did, nothing per tick; the
+  // batch's announcements are spoken together (setting the live region twice would drop one).
+  const texts = events.map(announcement).filter((text) => text);
+  if (texts.length > 0) announcer.textContent = texts.join(". ");
+}
+
+function announcement(e) {
+  switch (e.type) {
+    case "value": return e.final ? e.text : null;
+    case "announce": return e.text;
+    case "selected": return e.name;
+    case "added": return `Added ${e.name}`;
+    case "deleted": return `Deleted ${e.name}`;
+    default: return null;
+  }
 }
 
 function layout() {

@@ -1,14 +1,24 @@
 // Haptic feedback on the page: each "haptic" event from the server becomes a short
-// vibration where the browser has navigator.vibrate, and optionally a click sound
+// vibration pulse where the browser has navigator.vibrate, and optionally a click sound
 // (Web Audio). The server decides when a haptic happens; the page only decides how it is
 // felt, with two visible switches (remembered in localStorage when there is one).
 //
+// One events message can hold several ticks (a fast fling crosses 3–4 per 16 ms frame), and
+// each navigator.vibrate call cancels the one before, so a message's haptics are played as ONE
+// pattern [10, gap, 10, gap, …] whose pulses start as far apart as the events' times (at most
+// MAX_PULSES pulses; ticks closer than a pulse run together), and their clicks are scheduled
+// the same way.
+//
 // What the page did is counted on <html> (docs/PROTOCOL.md, "What the page does with events"):
 //   data-haptics     haptic events received
-//   data-vibrations  navigator.vibrate calls made (none while haptics are off, or without the API)
-//   data-clicks      click sounds started
+//   data-vibrations  vibration patterns the browser accepted (navigator.vibrate returned true):
+//                    one per events message with haptics in it; none while haptics are off,
+//                    without the API, or when the browser refuses (no user gesture yet)
+//   data-clicks      click sounds started (at most one per haptic event)
 
 const VIBRATION_MS = 10;
+/** The longest pattern played for one message; later ticks of the message are not felt. */
+const MAX_PULSES = 20;
 const CLICK_SECONDS = 0.008;
 // A fast fling crosses more ticks than a listener can tell apart; closer clicks are skipped.
 const MIN_CLICK_GAP = 0.012;
@@ -44,14 +54,18 @@ export class Feedback {
     this.publish();
   }
 
-  /** One haptic event from the server (`{type: "haptic", style, t, widget}`); every style feels the same. */
-  haptic() {
-    this.counts.haptics += 1;
-    if (this.hapticsSwitch.checked && this.canVibrate) {
-      navigator.vibrate(VIBRATION_MS);
+  /**
+   * The haptic events of one events message (`{type: "haptic", style, t, widget}`, `t` in
+   * seconds, in order), at least one; every style feels the same.
+   */
+  haptics(events) {
+    this.counts.haptics += events.length;
+    if (this.hapticsSwitch.checked && this.canVibrate && navigator.vibrate(vibrationPattern(events))) {
       this.counts.vibrations += 1;
     }
-    if (this.soundSwitch.checked && this.click.play()) this.counts.clicks += 1;
+    if (this.soundSwitch.checked) {
+      for (const e of events) if (this.click.play(e.t - events[0].t)) this.counts.clicks += 1;
+    }
     this.publish();
   }
 
@@ -76,18 +90,37 @@ class ClickSound {
     if (this.context.state === "suspended") this.context.resume().catch(() => {});
   }
 
-  /** Starts one click now; false when audio is not running yet or the last click was too recent. */
-  play() {
+  /**
+   * Starts one click `delay` seconds from now; false when audio is not running yet or the
+   * click would come too soon after the last one.
+   */
+  play(delay = 0) {
     if (!this.running) return false;
-    const now = this.context.currentTime;
-    if (now - this.last < MIN_CLICK_GAP) return false;
-    this.last = now;
+    const at = this.context.currentTime + Math.max(0, delay);
+    if (at - this.last < MIN_CLICK_GAP) return false;
+    this.last = at;
     const source = this.context.createBufferSource();
     source.buffer = this.buffer;
     source.connect(this.context.destination);
-    source.start(now);
+    source.start(at);
     return true;
   }
+}
+
+/**
+ * The vibration pattern for one message's haptic events: [10, gap, 10, gap, …] (ms), pulse i
+ * starting (t_i − t_0) after the first, or as soon as the pulse before it ends when the ticks are
+ * closer than a pulse (gap 0); at most MAX_PULSES pulses.
+ */
+export function vibrationPattern(events) {
+  const pattern = [VIBRATION_MS];
+  let end = VIBRATION_MS; // where the last pulse ends, ms after the first started
+  for (let i = 1; i < Math.min(events.length, MAX_PULSES); i++) {
+    const gap = Math.max(0, Math.round((events[i].t - events[0].t) * 1000) - end);
+    pattern.push(gap, VIBRATION_MS);
+    end += gap + VIBRATION_MS;
+  }
+  return pattern;
 }
 
 /** 8 ms of a 2.2 kHz tone with a fast exponential decay, faded to silence at the end. */

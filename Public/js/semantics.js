@@ -1,5 +1,8 @@
 // Mirrors the server's semantics (role, value, rect) as DOM elements over the canvas,
 // for assistive technology, keyboard focus and tests. The server decides the values.
+// A widget with `options` (a listbox) gets one child element per option, role "option",
+// placed at the option's rect (they move as items slide); the listbox keeps the focus and
+// points at the selected option with aria-activedescendant.
 
 const INTERACTIVE = new Set(["slider", "button", "listbox", "spinbutton"]);
 
@@ -32,6 +35,7 @@ export class SemanticsLayer {
       setAttr(el, "aria-valuemax", w.valueMax);
       setAttr(el, "aria-valuetext", w.valueText);
       if (w.role === "status") el.textContent = w.valueText ?? "";
+      updateOptions(el, w.options ?? []);
     }
     for (const [id, el] of this.nodes) if (!seen.has(id)) { el.remove(); this.nodes.delete(id); this.keys.delete(id); }
     this.layout(this.scale);
@@ -40,10 +44,47 @@ export class SemanticsLayer {
   layout(scale) {
     this.scale = scale;
     for (const el of this.nodes.values()) {
-      const [x, y, w, h] = el.dataset.rect.split(",").map(Number);
-      Object.assign(el.style, { left: `${x * scale}px`, top: `${y * scale}px`, width: `${w * scale}px`, height: `${h * scale}px` });
+      const [x, y] = place(el, 0, 0, scale);
+      // Options sit inside their listbox: their rects are scene points, their styles relative.
+      for (const option of el.children) if (option.dataset.option !== undefined) place(option, x, y, scale);
     }
   }
+}
+
+/** Makes `listbox`'s option children match `options` (in order), and its active descendant the selected one. */
+function updateOptions(listbox, options) {
+  const old = new Map([...listbox.children].filter((c) => c.dataset.option !== undefined).map((c) => [c.dataset.option, c]));
+  let active = null;
+  options.forEach((o, i) => {
+    let el = old.get(o.id);
+    old.delete(o.id);
+    if (!el) {
+      el = document.createElement("div");
+      el.dataset.option = o.id;
+      el.id = optionElementId(o.id);
+      el.setAttribute("role", "option");
+    }
+    if (listbox.children[i] !== el) listbox.insertBefore(el, listbox.children[i] ?? null);
+    if (el.textContent !== o.label) el.textContent = o.label;
+    el.setAttribute("aria-selected", String(Boolean(o.selected)));
+    el.dataset.rect = o.rect.join(",");
+    if (o.selected) active = el.id;
+  });
+  for (const el of old.values()) el.remove();
+  setAttr(listbox, "aria-activedescendant", active);
+}
+
+/** A valid, unique DOM id for an option id: "sem-option-" and the id with every character but
+ *  A–Z a–z 0–9 and "-" written as "_<hex code point>_" ("carousel.7" → "sem-option-carousel_2e_7"). */
+function optionElementId(id) {
+  return "sem-option-" + [...String(id)].map((c) => (/[A-Za-z0-9-]/.test(c) ? c : `_${c.codePointAt(0).toString(16)}_`)).join("");
+}
+
+/** Positions `el` at its data-rect (scene points) relative to a parent at (`px`, `py`) CSS px; returns its own position. */
+function place(el, px, py, scale) {
+  const [x, y, w, h] = el.dataset.rect.split(",").map(Number);
+  Object.assign(el.style, { left: `${x * scale - px}px`, top: `${y * scale - py}px`, width: `${w * scale}px`, height: `${h * scale}px` });
+  return [x * scale, y * scale];
 }
 
 function setAttr(el, name, value) {

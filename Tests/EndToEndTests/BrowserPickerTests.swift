@@ -2,9 +2,11 @@ import Foundation
 import Testing
 
 /// The tick picker in the real page, driven with real mouse and key events over CDP: every tick
-/// crossed is one `haptic` event, which the page turns into one `navigator.vibrate` call while its
-/// Haptics switch is on (README, "Haptics on the page"; docs/PROTOCOL.md, "What the page does with
-/// events"). The page counts on `<html>`: data-haptics, data-vibrations, data-clicks.
+/// crossed is one `haptic` event; while its Haptics switch is on, the page plays each events
+/// message's haptics as one `navigator.vibrate` pattern, a 10 ms pulse per tick spaced as the ticks
+/// (README, "Haptics on the page"; docs/PROTOCOL.md, "What the page does with events"). The page
+/// counts on `<html>`: data-haptics (events), data-vibrations (patterns the browser accepted),
+/// data-clicks; a test-side observer (`Chromium.observePage`) records the messages and patterns.
 @Suite(.serialized) struct BrowserPickerTests {
     static let picker = "document.querySelector('[data-widget=picker]')"
     static let value = "Number(\(picker)?.getAttribute('aria-valuenow'))"
@@ -18,6 +20,7 @@ import Testing
     func open(_ server: ServerProcess, query: String) throws -> Chromium {
         let browser = try Chromium()
         try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try browser.observePage()
         try browser.navigate(server.httpURL + query)
         try browser.waitFor(
             "document.documentElement.dataset.connection === 'open' && "
@@ -88,7 +91,46 @@ import Testing
         try b.evaluate("spoken") as? [String] ?? []
     }
 
-    @Test("a slow 120-pt drag crosses 12 ticks: 12 haptics, 12 vibrations; with the switch off, none")
+    /// Checks the vibrate calls made since the `vibrations`-th against the events messages received
+    /// since the `batches`-th: one accepted call per message with haptics, whose pattern has a 10 ms
+    /// pulse per haptic (at most 20), each starting as long after the first as its tick came after
+    /// the first tick, or right after the pulse before it when the ticks are closer. Returns what is
+    /// wrong (nothing when all holds) and the number of haptics in each message.
+    func checkPatterns(_ b: Chromium, batches: Int = 0, vibrations: Int = 0) throws -> (
+        problems: [String], ticks: [Int]
+    ) {
+        let result = try #require(
+            b.evaluate(
+                """
+                (() => {
+                  const batches = observed.batches.slice(\(batches)).map(m => m.filter(e => e.type === 'haptic'))
+                    .filter(m => m.length > 0);
+                  const calls = observed.vibrations.slice(\(vibrations));
+                  const problems = [];
+                  if (calls.length !== batches.length) problems.push(`${batches.length} messages, ${calls.length} calls`);
+                  batches.forEach((ticks, i) => {
+                    const call = calls[i], p = call?.pattern ?? [];
+                    if (call && !call.accepted) problems.push(`call ${i} refused`);
+                    if (p.length !== 2 * Math.min(ticks.length, 20) - 1) problems.push(`${ticks.length} ticks, pattern ${p}`);
+                    let start = 0;
+                    for (let k = 0; k < p.length; k += 2) {
+                      const due = Math.round((ticks[k / 2].t - ticks[0].t) * 1000);
+                      if (p[k] !== 10) problems.push(`pattern ${p}: pulse ${k / 2} lasts ${p[k]} ms`);
+                      if (k > 0 && !(start === due || (start > due && p[k - 1] === 0)))
+                        problems.push(`pattern ${p}: pulse ${k / 2} at ${start} ms, its tick at ${due} ms`);
+                      start += p[k] + (p[k + 1] ?? 0);
+                    }
+                  });
+                  return { problems, ticks: batches.map(m => m.length) };
+                })()
+                """) as? [String: Any])
+        return (
+            result["problems"] as? [String] ?? ["no result"],
+            (result["ticks"] as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.intValue }
+        )
+    }
+
+    @Test("a slow 120-pt drag crosses 12 ticks, one a message: 12 haptics, 12 one-pulse vibrations; off: none")
     func dragFeelsEveryTick() throws {
         let server = try ServerProcess()
         let b = try open(server, query: "?scene=picker&room=drag")
@@ -106,7 +148,11 @@ import Testing
         #expect(try spoken(b) == ["12"], "the live region hears the final value only")
         #expect(try b.evaluate(Self.value) as? Double == 12)
         #expect(try b.evaluate("\(Self.picker).getAttribute('aria-valuetext')") as? String == "12")
-        #expect(try counts(b) == [12, 12, 0], "haptic events, vibrate calls, clicks")
+        // A slow drag crosses at most one tick per events message: each is a one-pulse pattern.
+        #expect(try counts(b) == [12, 12, 0], "haptic events, vibrations, clicks")
+        let felt = try checkPatterns(b)
+        #expect(felt.problems == [])
+        #expect(felt.ticks == Array(repeating: 1, count: 12), "haptics per message")
 
         // The Haptics switch, clicked with the mouse, stops the vibrations but not the events.
         try click(b, "label:has(#haptics-switch)")
@@ -115,7 +161,8 @@ import Testing
         try b.waitFor("spoken.length >= 2", timeout: 5)
         #expect(try spoken(b) == ["12", "24"])
         #expect(try b.evaluate(Self.value) as? Double == 24)
-        #expect(try counts(b) == [24, 12, 0], "haptic events, vibrate calls, clicks")
+        #expect(try counts(b) == [24, 12, 0], "haptic events, vibrations, clicks")
+        #expect(try b.evaluate("observed.vibrations.length") as? Int == 12, "no vibrate call while switched off")
 
         // The choice is remembered: a reload starts with the switch off.
         try b.navigate(server.httpURL + "?scene=picker&room=drag")
@@ -137,7 +184,8 @@ import Testing
         try b.waitFor("spoken.length >= 1", timeout: 5)
         #expect(try spoken(b) == ["100"])
         #expect(try b.evaluate(Self.value) as? Double == 100)
-        #expect(try counts(b) == [100, 0, 0], "haptic events, vibrate calls, clicks")
+        #expect(try counts(b) == [100, 0, 0], "haptic events, vibrations, clicks")
+        #expect(try b.evaluate("observed.vibrations.length") as? Int == 0)
 
         // Tab from the picker reaches the Haptics switch, then Click sound; Space turns each on.
         try press(b, "Tab", code: "Tab", keyCode: 9)
@@ -149,19 +197,40 @@ import Testing
         try press(b, " ", code: "Space", keyCode: 32)
         try b.waitFor("\(Self.soundSwitch).checked", timeout: 5)
 
-        // Home: back to tick 0 over 100 ticks; every haptic vibrates, and clicks sound (at most
-        // one per 12 ms of audio time, so at least one and at most one per haptic).
+        // Home: back to tick 0 over 100 ticks (0.2 s), several per 16 ms events message: each
+        // message is one vibration pattern with a pulse per tick, spaced as the ticks; clicks
+        // sound (at most one per 12 ms of audio time, so at least one and at most one per haptic).
+        let before = try b.evaluate("observed.batches.length") as? Int ?? 0
         _ = try b.evaluate("\(Self.picker).focus()")
         try b.key("Home")
         try b.waitFor("spoken.length >= 2", timeout: 5)
         #expect(try spoken(b) == ["100", "0"])
         #expect(try b.evaluate(Self.value) as? Double == 0)
+        let felt = try checkPatterns(b, batches: before)
+        #expect(felt.problems == [])
+        #expect(felt.ticks.reduce(0, +) == 100 && felt.ticks.count < 100, "haptics per message: \(felt.ticks)")
         let c = try counts(b)
-        #expect(c.count == 3 && c[0] == 200 && c[1] == 100, "haptic events, vibrate calls: \(c)")
+        #expect(c.count == 3 && c[0] == 200 && c[1] == felt.ticks.count, "haptic events, vibrations: \(c)")
         #expect(c.count == 3 && (1...100).contains(c[2]), "clicks: \(c)")
         let stored = try b.evaluate(
             "[localStorage.getItem('scroll-widgets.haptics'), localStorage.getItem('scroll-widgets.sound')]")
         #expect(stored as? [String] == ["on", "on"])
+    }
+
+    @Test("a page nobody has touched yet: the browser refuses to vibrate, and nothing is counted as felt")
+    func refusedVibration() throws {
+        let server = try ServerProcess()
+        let b = try open(server, query: "?scene=picker&room=remote")
+        defer { b.close() }
+        // Another client in the room moves the picker: the page gets the haptics without a user
+        // gesture of its own, and Chromium's navigator.vibrate returns false without one.
+        let other = try WireClient(server, room: "remote")
+        try other.send(["type": "action", "widget": "picker", "action": "setValue", "args": ["value": 10], "t": 0])
+        try b.waitFor("spoken.length >= 1", timeout: 5)
+        #expect(try spoken(b) == ["10"])
+        let calls = try b.evaluate("observed.vibrations.map(v => v.accepted)") as? [Bool] ?? []
+        #expect(!calls.isEmpty && calls.allSatisfy { !$0 }, "vibrate calls, accepted or not: \(calls)")
+        #expect(try counts(b) == [10, 0, 0], "haptic events, vibrations, clicks")
     }
 
     @Test("demo scene: the ruler makes no haptics, the picker one per tick; the switches cover no widget")
@@ -178,6 +247,7 @@ import Testing
         try b.waitFor("spoken.length >= 2", timeout: 5)
         #expect(try spoken(b) == ["73.5 kg", "12"])
         #expect(try counts(b) == [12, 12, 0])
+        #expect(try checkPatterns(b).problems == [])
 
         // The switches are shown, inside the viewport, and overlap no widget's rect.
         let overlaps = try b.evaluate(

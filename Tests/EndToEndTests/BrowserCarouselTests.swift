@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+/// The carousel in the real page (`?scene=carousel`, 390 × 260 pt: the carousel at (0, 40, 390,
+/// 150), five 78-pt cells, Star centred; its `itemName` label below), driven with real mouse and
+/// key events over CDP. The page mirrors the listbox's options as `role=option` elements and
+/// announces what the carousel did; the server events it receives are recorded by a test-side
+/// observer (`Chromium.observePage`).
+///
+/// Set `CAROUSEL_SCREENSHOTS` to a directory to save screenshots there (at rest, mid-delete,
+/// after a glide); they are not part of any assertion.
+@Suite(.serialized) struct BrowserCarouselTests {
+    static let listbox = "document.querySelector('[data-widget=carousel]')"
+    /// The centre of the middle cell, and the carousel's vertical middle (scene points).
+    static let centreX = 195.0
+    static let cellY = 115.0
+    static let cell = 78.0
+
+    /// Loads the page at phone size with the observer installed, waits until it is connected,
+    /// painted and shows the listbox's options, and notes every text the live region is given.
+    func open(_ server: ServerProcess, room: String) throws -> Chromium {
+        let browser = try Chromium()
+        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try browser.observePage()
+        try browser.navigate(server.httpURL + "?scene=carousel&room=\(room)")
+        try browser.waitFor(
+            "document.documentElement.dataset.connection === 'open' && "
+                + "Number(document.documentElement.dataset.frames) > 0 && "
+                + "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0", timeout: 10)
+        _ = try browser.evaluate(
+            """
+            (() => { const live = document.getElementById('announcer'); window.spoken = [];
+              new MutationObserver(() => spoken.push(live.textContent))
+                .observe(live, { childList: true, characterData: true, subtree: true });
+              return true; })()
+            """)
+        return browser
+    }
+
+    /// CSS px of scene point (`x`, `y`).
+    func css(_ b: Chromium, _ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
+        let r = try #require(
+            b.evaluate(
+                """
+                (() => { const r = document.getElementById('canvas').getBoundingClientRect();
+                  return [r.left, r.top, r.width / 390]; })()
+                """) as? [Double])
+        return (r[0] + x * r[2], r[1] + y * r[2])
+    }
+
+    /// A tap: press and release 50 ms apart, without moving.
+    func tap(_ b: Chromium, x: Double, y: Double, t: inout Double) throws {
+        let p = try css(b, x, y)
+        t = max(t, Date().timeIntervalSince1970)
+        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
+        try b.mouse("mouseReleased", x: p.x, y: p.y, timestamp: t + 0.05)
+        t += 0.1
+    }
+
+    /// A drag from scene point (`x`, `y`) by (`dx`, `dy`) in `steps` moves `interval` seconds
+    /// apart, released 8 ms after the last move (a flick keeps its velocity).
+    func drag(
+        _ b: Chromium, x: Double, y: Double, dx: Double, dy: Double, steps: Int, interval: Double, t: inout Double
+    ) throws {
+        let p = try css(b, x, y)
+        let scale = try css(b, 1, 0).x - css(b, 0, 0).x
+        t = max(t, Date().timeIntervalSince1970)
+        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
+        for i in 1...steps {
+            let f = Double(i) / Double(steps)
+            try b.mouse(
+                "mouseMoved", x: p.x + dx * scale * f, y: p.y + dy * scale * f, timestamp: t + interval * Double(i))
+        }
+        t += interval * Double(steps) + 0.008
+        try b.mouse("mouseReleased", x: p.x + dx * scale, y: p.y + dy * scale, timestamp: t)
+        t += 0.1
+    }
+
+    /// The carousel's events the page received so far, as "type index name".
+    func events(_ b: Chromium) throws -> [String] {
+        try b.evaluate(
+            """
+            observed.events.filter(e => e.widget === 'carousel').map(e => `${e.type} ${e.index} ${e.name}`)
+            """) as? [String] ?? []
+    }
+
+    /// Waits until the page has received `count` carousel events.
+    func waitForEvents(_ b: Chromium, _ count: Int, timeout: Double = 5) throws {
+        try b.waitFor("observed.events.filter(e => e.widget === 'carousel').length >= \(count)", timeout: timeout)
+    }
+
+    func spoken(_ b: Chromium) throws -> [String] {
+        try b.evaluate("spoken") as? [String] ?? []
+    }
+
+    /// What the semantics layer shows for the carousel.
+    struct Listbox {
+        var options: [String]
+        var selected: [String]
+        var ids: [String]
+        /// aria-activedescendant, and the text of the element it names.
+        var active: String?
+        var activeText: String?
+        var valueText: String?
+        var itemName: String?
+        /// Every option id is a valid, unique DOM id (a CSS `#id` finds exactly its element).
+        var idsValid: Bool
+        /// The selected option's element's centre, in scene points from the canvas's left edge.
+        var selectedCentre: Double?
+    }
+
+    func listbox(_ b: Chromium) throws -> Listbox {
+        let d = try #require(
+            b.evaluate(
+                """
+                (() => { const lb = \(Self.listbox); const opts = [...lb.querySelectorAll('[role=option]')];
+                  const sel = opts.filter(o => o.getAttribute('aria-selected') === 'true');
+                  const active = lb.getAttribute('aria-activedescendant');
+                  const ids = opts.map(o => o.id);
+                  const canvas = document.getElementById('canvas').getBoundingClientRect();
+                  const r = sel[0]?.getBoundingClientRect();
+                  return { options: opts.map(o => o.textContent), selected: sel.map(o => o.textContent), ids, active,
+                    activeText: active ? document.getElementById(active)?.textContent ?? null : null,
+                    valueText: lb.getAttribute('aria-valuetext'),
+                    itemName: document.querySelector('[data-widget=itemName]')?.textContent ?? null,
+                    idsValid: ids.every(id => /^[A-Za-z][A-Za-z0-9_-]*$/.test(id)
+                      && document.querySelectorAll('#' + CSS.escape(id)).length === 1)
+                      && new Set(ids).size === ids.length,
+                    selectedCentre: r ? (r.left + r.width / 2 - canvas.left) / (canvas.width / 390) : null }; })()
+                """) as? [String: Any])
+        return Listbox(
+            options: d["options"] as? [String] ?? [], selected: d["selected"] as? [String] ?? [],
+            ids: d["ids"] as? [String] ?? [], active: d["active"] as? String, activeText: d["activeText"] as? String,
+            valueText: d["valueText"] as? String, itemName: d["itemName"] as? String,
+            idsValid: d["idsValid"] as? Bool ?? false, selectedCentre: (d["selectedCentre"] as? NSNumber)?.doubleValue)
+    }
+
+    /// Saves a screenshot when `CAROUSEL_SCREENSHOTS` names a directory.
+    func screenshot(_ b: Chromium, _ name: String) throws {
+        guard let dir = ProcessInfo.processInfo.environment["CAROUSEL_SCREENSHOTS"], !dir.isEmpty else { return }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+    }
+
+    @Test("tap Moon centres it; End then a tap on Custom adds Item 7; a swipe up deletes it")
+    func tapAddDelete() throws {
+        let server = try ServerProcess()
+        let b = try open(server, room: "taps")
+        defer { b.close() }
+        var box = try listbox(b)
+        #expect(box.options == ["Sun", "Moon", "Star", "Heart", "Leaf", "Custom"])
+        #expect(box.selected == ["Star"] && box.activeText == "Star" && box.valueText == "Star")
+        #expect(box.itemName == "Star")
+        #expect(box.idsValid, "option ids: \(box.ids)")
+        #expect(abs((box.selectedCentre ?? 0) - Self.centreX) < 1, "the selected option is the centre cell")
+        try screenshot(b, "carousel-rest")
+
+        // Moon (index 1) is one cell left of centre: a tap there centres it (0.3 s), then it is selected.
+        var t = 0.0
+        try tap(b, x: Self.centreX - Self.cell, y: Self.cellY, t: &t)
+        try waitForEvents(b, 1)
+        #expect(try events(b) == ["selected 1 Moon"])
+        try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Moon'", timeout: 5)
+        box = try listbox(b)
+        #expect(box.selected == ["Moon"] && box.activeText == "Moon" && box.itemName == "Moon")
+        #expect(abs((box.selectedCentre ?? 0) - Self.centreX) < 1, "Moon's option moved to the centre cell")
+
+        // Custom is off screen: End on the focused listbox centres it; a tap on it adds "Item 7".
+        _ = try b.evaluate("\(Self.listbox).focus()")
+        try b.key("End")
+        try waitForEvents(b, 2)
+        #expect(try events(b) == ["selected 1 Moon", "selected 5 Custom"])
+        #expect(try b.evaluate("document.activeElement?.dataset.widget") as? String == "carousel")
+        try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Custom'", timeout: 5)
+        try tap(b, x: Self.centreX, y: Self.cellY, t: &t)
+        try waitForEvents(b, 4)
+        #expect(
+            try events(b) == ["selected 1 Moon", "selected 5 Custom", "added 5 Item 7", "selected 5 Item 7"])
+        try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Item 7'", timeout: 5)
+        box = try listbox(b)
+        #expect(box.options == ["Sun", "Moon", "Star", "Heart", "Leaf", "Item 7", "Custom"])
+        #expect(box.selected == ["Item 7"] && box.activeText == "Item 7" && box.itemName == "Item 7")
+        #expect(box.idsValid, "option ids: \(box.ids)")
+        let added = box.ids[5]
+
+        // A swipe up on the centred item (60 pt in 6 moves over 60 ms) deletes it; Custom takes its place.
+        try drag(b, x: Self.centreX, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01, t: &t)
+        try waitForEvents(b, 5)
+        try screenshot(b, "carousel-mid-delete")
+        #expect(try events(b).last == "deleted 5 Item 7")
+        try waitForEvents(b, 6)
+        #expect(try events(b).suffix(2) == ["deleted 5 Item 7", "selected 5 Custom"])
+        try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Custom'", timeout: 5)
+        box = try listbox(b)
+        #expect(box.options == ["Sun", "Moon", "Star", "Heart", "Leaf", "Custom"])
+        #expect(box.selected == ["Custom"] && box.activeText == "Custom" && box.itemName == "Custom")
+        #expect(try b.evaluate("document.getElementById(\(BrowserPickerTests.js(added)))") == nil)
+
+        #expect(
+            try spoken(b) == ["Moon", "Custom", "Added Item 7", "Item 7", "Deleted Item 7", "Custom"],
+            "the live region hears each selection, addition and deletion")
+        #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
+    }
+
+    @Test("a flick of −80 pt glides past where the finger left it and comes to rest centred; then no more frames")
+    func glide() throws {
+        let server = try ServerProcess()
+        let b = try open(server, room: "glide")
+        defer { b.close() }
+        let before = try b.evaluate("observed.frames") as? Int ?? 0
+
+        // 80 pt in 8 moves 8 ms apart (1250 pt/s). Without momentum it would come to rest on
+        // the nearest item, Heart (index 3: offset 156 + 80 = 236 ≈ 3 × 78); it glides further.
+        var t = 0.0
+        try drag(b, x: Self.centreX, y: Self.cellY, dx: -80, dy: 0, steps: 8, interval: 0.008, t: &t)
+        try waitForEvents(b, 1)
+        let selected = try #require(try events(b).first)
+        #expect(["selected 4 Leaf", "selected 5 Custom"].contains(selected), "\(selected)")
+        let moving = try b.evaluate("observed.frames") as? Int ?? 0
+        #expect(moving - before > 10, "frames while it glided: \(moving - before)")
+
+        // At rest the server sends nothing: no new frame for 0.5 s (within a 5 s deadline).
+        try b.waitFor("performance.now() - observed.lastFrameAt > 500", timeout: 5)
+        let resting = try b.evaluate("observed.frames") as? Int ?? 0
+        let box = try listbox(b)
+        #expect(box.selected.count == 1 && box.selected == [box.itemName ?? ""] && box.activeText == box.itemName)
+        #expect(abs((box.selectedCentre ?? 0) - Self.centreX) < 1, "it rests centred on the selected item")
+        try screenshot(b, "carousel-after-glide")
+        #expect(try events(b) == [selected], "one selection, at rest")
+        #expect(try b.evaluate("observed.frames") as? Int == resting)
+    }
+
+    @Test("a swipe up on Moon, left of the centred Star, deletes Moon; Star stays centred and selected")
+    func deleteLeftOfSelection() throws {
+        let server = try ServerProcess()
+        let b = try open(server, room: "left")
+        defer { b.close() }
+        // Every change of the label, the listbox's valueText or its active option, as "label|value|active".
+        _ = try b.evaluate(
+            """
+            (() => { const lb = \(Self.listbox); const label = document.querySelector('[data-widget=itemName]');
+              const shown = () => label.textContent + '|' + lb.getAttribute('aria-valuetext') + '|'
+                + document.getElementById(lb.getAttribute('aria-activedescendant'))?.textContent;
+              window.shown = [shown()];
+              new MutationObserver(() => { const s = shown(); if (s !== window.shown.at(-1)) window.shown.push(s); })
+                .observe(document.getElementById('semantics'), { subtree: true, childList: true, characterData: true, attributes: true });
+              return true; })()
+            """)
+        let moon = try listbox(b).ids[1]
+        var t = 0.0
+        try drag(b, x: Self.centreX - Self.cell, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01, t: &t)
+        try waitForEvents(b, 1)
+        try screenshot(b, "carousel-mid-delete-left")
+        #expect(try events(b) == ["deleted 1 Moon"])
+        // Spec: the row keeps heading for Star, now index 1; the selection settles there.
+        try waitForEvents(b, 2)
+        #expect(try events(b) == ["deleted 1 Moon", "selected 1 Star"])
+        try b.waitFor("performance.now() - observed.lastFrameAt > 500", timeout: 5)
+        let box = try listbox(b)
+        #expect(box.options == ["Sun", "Star", "Heart", "Leaf", "Custom"])
+        #expect(box.selected == ["Star"] && box.activeText == "Star" && box.itemName == "Star")
+        #expect(abs((box.selectedCentre ?? 0) - Self.centreX) < 1)
+        #expect(try b.evaluate("document.getElementById(\(BrowserPickerTests.js(moon)))") == nil)
+        #expect(try spoken(b) == ["Deleted Moon", "Star"])
+
+        // carousel-spec.md: the label shows the selection's name and changes at settle time; the
+        // selection is Star before and after. The server shows the name at the old index (Heart)
+        // while the delete animates (Carousel.selectedName reads items[selection] after the removal).
+        let shown = try b.evaluate("shown") as? [String] ?? []
+        withKnownIssue("the carousel names the item that slid into the old index while a delete animates") {
+            #expect(shown == ["Star|Star|Star"], "label|valueText|active option, each change: \(shown)")
+        }
+    }
+}

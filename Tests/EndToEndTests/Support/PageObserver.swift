@@ -1,0 +1,50 @@
+import Foundation
+
+/// Test-side observers installed in the page before its own scripts run, without changing what
+/// the page does: they only listen, and pass every call through.
+extension Chromium {
+    /// From the next navigation on, the page records in `window.observed`:
+    /// - `events`: every event of every `events` message the server sends, in order;
+    /// - `batches`: each `events` message's events (one array per message);
+    /// - `vibrations`: each `navigator.vibrate` call as `{pattern, accepted}` (the pattern as
+    ///   an array; `accepted` is what the browser returned), the real call being made as before;
+    /// - `frames`: how many times `<html>`'s `data-frames` changed, and `lastFrameAt`, the
+    ///   `performance.now()` of the latest change.
+    ///
+    /// The page's own WebSocket is a subclass instance that adds one `message` listener; its
+    /// handlers (`onmessage`) and everything it sends are untouched.
+    func observePage() throws {
+        try call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            [
+                "source": """
+                (() => {
+                  const observed = window.observed = { events: [], batches: [], vibrations: [], frames: 0, lastFrameAt: 0 };
+                  const NativeWebSocket = window.WebSocket;
+                  window.WebSocket = class extends NativeWebSocket {
+                    constructor(...args) {
+                      super(...args);
+                      this.addEventListener("message", (e) => {
+                        if (typeof e.data !== "string") return;
+                        let m; try { m = JSON.parse(e.data); } catch { return; }
+                        if (m.type !== "events") return;
+                        observed.events.push(...m.events);
+                        observed.batches.push(m.events);
+                      });
+                    }
+                  };
+                  if (typeof navigator.vibrate === "function") {
+                    const vibrate = navigator.vibrate.bind(navigator);
+                    navigator.vibrate = (pattern) => {
+                      const accepted = vibrate(pattern);
+                      observed.vibrations.push({ pattern: [].concat(pattern), accepted });
+                      return accepted;
+                    };
+                  }
+                  new MutationObserver(() => { observed.frames += 1; observed.lastFrameAt = performance.now(); })
+                    .observe(document, { subtree: true, attributes: true, attributeFilter: ["data-frames"] });
+                })();
+                """
+            ])
+    }
+}
