@@ -264,11 +264,8 @@ import Testing
         #expect(try spoken(b) == ["Deleted Moon", "Star"])
 
         // carousel-spec.md: the label shows the selection's name and changes at settle time; the
-        // selection is Star before and after. The server shows the name at the old index (Heart)
-        // while the delete animates (Carousel.selectedName reads items[selection] after the removal).
+        // selection is Star before and after, so nothing else is ever shown while Moon leaves.
         let shown = try b.evaluate("shown") as? [String] ?? []
-        withKnownIssue("the carousel names the item that slid into the old index while a delete animates") {
-            #expect(shown == ["Star|Star|Star"], "label|valueText|active option, each change: \(shown)")
-        }
+        #expect(shown == ["Star|Star|Star"], "label|valueText|active option, each change: \(shown)")
     }
 }

@@ -208,6 +208,10 @@ struct CarouselRun {
         run.action("delete", ["index": 0], at: 1)
         // Same time, same offset: the offset animates from where it was.
         #expect(run.carousel.contentOffset == before)
+        // While it animates, the selection is still Star (now index 1), on the label and in the options.
+        run.apply(.leave(client: "x"), at: 1.15)
+        #expect(run.carousel.selectedName == "Star" && run.carousel.selection == 1)
+        #expect(run.scene.semantics[0].options.filter(\.selected).map(\.label) == ["Star"])
         run.settle()
         #expect(run.carousel.names == ["Moon", "Star", "Heart", "Leaf", "Custom"])
         #expect(run.carousel.selectedName == "Star" && run.carousel.selection == 1)

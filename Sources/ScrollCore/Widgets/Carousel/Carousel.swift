@@ -26,8 +26,13 @@ public final class Carousel: Widget {
     private var nextUID: Int
     /// Something changed since the selection last settled.
     private var unsettled = false
+    /// The index of the settled selection; it follows its item while others come and go.
     public private(set) var selection: Int
-    private var reported: (index: Int, uid: Int)
+    /// The settled selection: its name stays on the label until the next one settles, even
+    /// while the item itself leaves.
+    private var selected: (uid: Int, name: String)
+    /// The index last reported with `selected`.
+    private var reportedIndex: Int
 
     public init(id: String = "carousel", frame: Rect) {
         self.id = id
@@ -38,7 +43,8 @@ public final class Carousel: Widget {
         madeCount = items.count
         nextUID = items.count
         selection = 2
-        reported = (2, items[2].uid)
+        selected = (items[2].uid, items[2].name)
+        reportedIndex = 2
         let w = frame.width / 5
         axis = ScrollAxis(
             offset: 2 * w, edges: .rubberBand(min: 0, max: w * Double(items.count - 1), dimension: frame.width),
@@ -49,7 +55,7 @@ public final class Carousel: Widget {
     public var cell: Double { frame.width / 5 }
     public var count: Int { items.count }
     public var names: [String] { items.map(\.name) }
-    public var selectedName: String { items[min(selection, items.count - 1)].name }
+    public var selectedName: String { selected.name }
     public var contentOffset: Double { axis.offset(at: now) }
 
     private var edges: AxisEdges {
@@ -254,6 +260,7 @@ public final class Carousel: Widget {
             items[i].slot.animate(to: Double(i + 1), at: time, duration: Self.animationDuration)
         }
         items.insert(item, at: c)
+        if c <= selection { selection += 1 }
         axis.edges = edges
         events.append(SceneEvent(time: time, widget: id, kind: .added(index: c, name: item.name)))
         head(to: c, at: time)
@@ -266,6 +273,7 @@ public final class Carousel: Widget {
         guard k >= 0, k < items.count - 1 else { return }
         let target = headingIndex
         let removed = items.remove(at: k)
+        if k < selection { selection -= 1 } else if k == selection { selection = min(selection, items.count - 1) }
         leaving.append(LeavingItem(item: removed, slot: removed.slot.value(at: time), start: time))
         for i in k..<items.count {
             items[i].slot.animate(to: Double(i), at: time, duration: Self.animationDuration)
@@ -295,8 +303,9 @@ public final class Carousel: Widget {
         heading = nil
         let index = min(max(Int((axis.offset(at: time) / cell).rounded()), 0), items.count - 1)
         selection = index
-        guard reported.index != index || reported.uid != items[index].uid else { return }
-        reported = (index, items[index].uid)
+        guard reportedIndex != index || selected.uid != items[index].uid else { return }
+        selected = (items[index].uid, items[index].name)
+        reportedIndex = index
         // The exact time it settled: the later of the rest and the last animation's end.
         let settled = min(time, max(axis.restTime ?? time, animationEnd))
         events.append(SceneEvent(time: settled, widget: id, kind: .selected(index: index, name: items[index].name)))
@@ -313,7 +322,7 @@ public final class Carousel: Widget {
             options: items.enumerated().map { i, item in
                 let left = frame.minX + cell * Double(i + 2) - x
                 return SemanticOption(
-                    id: "\(id).\(item.uid)", label: item.name, selected: i == selection,
+                    id: "\(id).\(item.uid)", label: item.name, selected: item.uid == selected.uid,
                     frame: Rect(x: left, y: frame.minY, width: cell, height: frame.height))
             })
     }

@@ -1,6 +1,8 @@
 import Foundation
 
 /// The items' icons, drawn from shapes (no image files): a coloured tile with a white glyph.
+/// Each glyph is one shape per part, never overlapping, because a leaving item fades and
+/// alpha applies to each shape: an overlap would show.
 enum CarouselIcon: Sendable, CaseIterable {
     case sun, moon, star, heart, leaf, custom, added
 
@@ -34,9 +36,7 @@ enum CarouselIcon: Sendable, CaseIterable {
                 list.fillCircle(center: p(34 * cos(a), 34 * sin(a)), radius: 5 * u)
             }
         case .moon:
-            list.fillCircle(center: c, radius: 30 * u)
-            list.setFill(tile)
-            list.fillCircle(center: p(14, -10), radius: 26 * u)
+            list.fillPolygon(Self.crescent.map { p($0.x, $0.y) })
         case .star:
             list.fillPolygon(
                 (0..<10).map { k in
@@ -44,22 +44,54 @@ enum CarouselIcon: Sendable, CaseIterable {
                     return p(r * cos(a), r * sin(a))
                 })
         case .heart:
-            list.fillCircle(center: p(-13, -8), radius: 15 * u)
-            list.fillCircle(center: p(13, -8), radius: 15 * u)
-            list.fillPolygon([p(-27, -2), p(27, -2), p(0, 28)])
+            // The classic heart curve.
+            list.fillPolygon(
+                (0..<32).map { k in
+                    let t = Double(k) * .pi / 16
+                    let x = 16 * pow(sin(t), 3), y = 13 * cos(t) - 5 * cos(2 * t) - 2 * cos(3 * t) - cos(4 * t)
+                    return p(1.9 * x, -1.9 * y - 2)
+                })
         case .leaf:
-            // A lens (an upper arc left to right, a lower one back) with a stem, tilted 40°.
+            // A lens (an upper arc left to right, a lower one back) and a stem, tilted 40°.
             let (c40, s40) = (cos(-0.7), sin(-0.7))
             func tilted(_ x: Double, _ y: Double) -> Point { p(x * c40 - y * s40, x * s40 + y * c40) }
             let upper = (0...8).map { k in tilted(-32 + 64 * Double(k) / 8, -20 * sin(Double(k) * .pi / 8)) }
             let lower = (1..<8).map { k in tilted(32 - 64 * Double(k) / 8, 20 * sin(Double(k) * .pi / 8)) }
             list.fillPolygon(upper + lower)
-            list.fillPolygon([tilted(-30, -2), tilted(-44, -2), tilted(-44, 3), tilted(-30, 3)])
+            list.fillPolygon([tilted(-32, 0), tilted(-44, -2.5), tilted(-44, 2.5)])
         case .custom:
-            list.fillRect(Rect(x: c.x - 4 * u, y: c.y - 26 * u, width: 8 * u, height: 52 * u))
-            list.fillRect(Rect(x: c.x - 26 * u, y: c.y - 4 * u, width: 52 * u, height: 8 * u))
+            let (a, b) = (4.0, 26.0)  // half the bar's width, half its length
+            list.fillPolygon([
+                p(-a, -b), p(a, -b), p(a, -a), p(b, -a), p(b, a), p(a, a), p(a, b), p(-a, b), p(-a, a), p(-b, a),
+                p(-b, -a), p(-a, -a),
+            ])
         case .added:
             list.fillPolygon([p(0, -30), p(30, 0), p(0, 30), p(-30, 0)])
         }
     }
+
+    /// A crescent: the part of a circle r 30 outside a circle r 26 centred at (14, −10), as
+    /// one polygon (the outer arc between the two circles' intersections, then the inner one back).
+    static let crescent: [Point] = {
+        let r0 = 30.0, r1 = 26.0, c1 = Point(x: 14, y: -10)
+        let d = (c1.x * c1.x + c1.y * c1.y).squareRoot()
+        let along = (r0 * r0 - r1 * r1 + d * d) / (2 * d), across = (r0 * r0 - along * along).squareRoot()
+        let mid = Point(x: along * c1.x / d, y: along * c1.y / d)
+        let i1 = Point(x: mid.x - across * c1.y / d, y: mid.y + across * c1.x / d)
+        let i2 = Point(x: mid.x + across * c1.y / d, y: mid.y - across * c1.x / d)
+        func angle(_ q: Point, from o: Point) -> Double { atan2(q.y - o.y, q.x - o.x) }
+        var (a0, a1) = (angle(i1, from: Point(x: 0, y: 0)), angle(i2, from: Point(x: 0, y: 0)))
+        if a1 < a0 { a1 += 2 * .pi }
+        var (b0, b1) = (angle(i2, from: c1), angle(i1, from: c1))
+        if b1 > b0 { b1 -= 2 * .pi }
+        let outer = (0...16).map { k -> Point in
+            let a = a0 + (a1 - a0) * Double(k) / 16
+            return Point(x: r0 * cos(a), y: r0 * sin(a))
+        }
+        let inner = (1..<12).map { k -> Point in
+            let a = b0 + (b1 - b0) * Double(k) / 12
+            return Point(x: c1.x + r1 * cos(a), y: c1.y + r1 * sin(a))
+        }
+        return outer + inner
+    }()
 }
