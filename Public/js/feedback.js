@@ -19,6 +19,8 @@
 const VIBRATION_MS = 10;
 /** The longest pattern played for one message; later ticks of the message are not felt. */
 const MAX_PULSES = 20;
+/** The shortest pause between two pulses; closer ticks run into one continuous buzz. */
+const MIN_GAP_MS = 10;
 const CLICK_SECONDS = 0.008;
 // A fast fling crosses more ticks than a listener can tell apart; closer clicks are skipped.
 const MIN_CLICK_GAP = 0.012;
@@ -109,16 +111,17 @@ class ClickSound {
 
 /**
  * The vibration pattern for one message's haptic events: [10, gap, 10, gap, …] (ms), pulse i
- * starting (t_i − t_0) after the first, or as soon as the pulse before it ends when the ticks are
- * closer than a pulse (gap 0); at most MAX_PULSES pulses.
+ * starting (t_i − t_0) after the first. Pulses stay at least MIN_GAP_MS apart so that each is felt
+ * as a click: a tick that comes sooner is felt in the pulse before it. At most MAX_PULSES pulses.
  */
 export function vibrationPattern(events) {
   const pattern = [VIBRATION_MS];
   let end = VIBRATION_MS; // where the last pulse ends, ms after the first started
-  for (let i = 1; i < Math.min(events.length, MAX_PULSES); i++) {
-    const gap = Math.max(0, Math.round((events[i].t - events[0].t) * 1000) - end);
-    pattern.push(gap, VIBRATION_MS);
-    end += gap + VIBRATION_MS;
+  for (let i = 1; i < events.length && pattern.length < 2 * MAX_PULSES - 1; i++) {
+    const start = Math.round((events[i].t - events[0].t) * 1000);
+    if (start - end < MIN_GAP_MS) continue;
+    pattern.push(start - end, VIBRATION_MS);
+    end = start + VIBRATION_MS;
   }
   return pattern;
 }

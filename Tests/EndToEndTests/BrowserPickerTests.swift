@@ -92,9 +92,9 @@ import Testing
     }
 
     /// Checks the vibrate calls made since the `vibrations`-th against the events messages received
-    /// since the `batches`-th: one accepted call per message with haptics, whose pattern has a 10 ms
-    /// pulse per haptic (at most 20), each starting as long after the first as its tick came after
-    /// the first tick, or right after the pulse before it when the ticks are closer. Returns what is
+    /// since the `batches`-th: one accepted call per message with haptics, whose pattern has 10 ms
+    /// pulses (at most 20) at least 10 ms apart, each starting when one of the ticks came (after the
+    /// first), and every tick felt in a pulse that starts at most 20 ms before it. Returns what is
     /// wrong (nothing when all holds) and the number of haptics in each message.
     func checkPatterns(_ b: Chromium, batches: Int = 0, vibrations: Int = 0) throws -> (
         problems: [String], ticks: [Int]
@@ -111,15 +111,22 @@ import Testing
                   batches.forEach((ticks, i) => {
                     const call = calls[i], p = call?.pattern ?? [];
                     if (call && !call.accepted) problems.push(`call ${i} refused`);
-                    if (p.length !== 2 * Math.min(ticks.length, 20) - 1) problems.push(`${ticks.length} ticks, pattern ${p}`);
+                    const due = ticks.map(e => Math.round((e.t - ticks[0].t) * 1000));
+                    const starts = [];
                     let start = 0;
                     for (let k = 0; k < p.length; k += 2) {
-                      const due = Math.round((ticks[k / 2].t - ticks[0].t) * 1000);
+                      starts.push(start);
                       if (p[k] !== 10) problems.push(`pattern ${p}: pulse ${k / 2} lasts ${p[k]} ms`);
-                      if (k > 0 && !(start === due || (start > due && p[k - 1] === 0)))
-                        problems.push(`pattern ${p}: pulse ${k / 2} at ${start} ms, its tick at ${due} ms`);
+                      if (k > 0 && p[k - 1] < 10) problems.push(`pattern ${p}: pause ${p[k - 1]} ms < 10`);
+                      if (!due.includes(start)) problems.push(`pattern ${p}: pulse at ${start} ms, no tick then`);
                       start += p[k] + (p[k + 1] ?? 0);
                     }
+                    if (starts.length > 20) problems.push(`pattern ${p}: ${starts.length} pulses`);
+                    // Every tick is felt: in a pulse that starts at most 20 ms before it (its 10 ms and
+                    // the 10 ms minimum pause), unless 20 pulses were played already.
+                    if (starts.length < 20)
+                      for (const d of due)
+                        if (!starts.some(s => s <= d && d < s + 20)) problems.push(`pattern ${p}: tick at ${d} ms not felt`);
                   });
                   return { problems, ticks: batches.map(m => m.length) };
                 })()
