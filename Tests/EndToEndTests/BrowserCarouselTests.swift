@@ -19,22 +19,9 @@ import Testing
     /// Loads the page at phone size with the observer installed, waits until it is connected,
     /// painted and shows the listbox's options, and notes every text the live region is given.
     func open(_ server: ServerProcess, room: String) throws -> Chromium {
-        let browser = try Chromium()
-        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
-        try browser.observePage()
-        try browser.navigate(server.httpURL + "?scene=carousel&room=\(room)")
-        try browser.waitFor(
-            "document.documentElement.dataset.connection === 'open' && "
-                + "Number(document.documentElement.dataset.frames) > 0 && "
-                + "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0", timeout: 10)
-        _ = try browser.evaluate(
-            """
-            (() => { const live = document.getElementById('announcer'); window.spoken = [];
-              new MutationObserver(() => spoken.push(live.textContent))
-                .observe(live, { childList: true, characterData: true, subtree: true });
-              return true; })()
-            """)
-        return browser
+        try Chromium.openObserved(
+            server.httpURL + "?scene=carousel&room=\(room)",
+            ready: "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0")
     }
 
     /// CSS px of scene point (`x`, `y`).
@@ -87,10 +74,6 @@ import Testing
     /// Waits until the page has received `count` carousel events.
     func waitForEvents(_ b: Chromium, _ count: Int, timeout: Double = 5) throws {
         try b.waitFor("observed.events.filter(e => e.widget === 'carousel').length >= \(count)", timeout: timeout)
-    }
-
-    func spoken(_ b: Chromium) throws -> [String] {
-        try b.evaluate("spoken") as? [String] ?? []
     }
 
     /// What the semantics layer shows for the carousel.
@@ -197,7 +180,7 @@ import Testing
         #expect(try b.evaluate("document.getElementById(\(BrowserPickerTests.js(added)))") == nil)
 
         #expect(
-            try spoken(b) == ["Moon", "Custom", "Added Item 7", "Item 7", "Deleted Item 7", "Custom"],
+            try b.spoken() == ["Moon", "Custom", "Added Item 7", "Item 7", "Deleted Item 7", "Custom"],
             "the live region hears each selection, addition and deletion")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
     }
@@ -261,7 +244,7 @@ import Testing
         #expect(box.selected == ["Star"] && box.activeText == "Star" && box.itemName == "Star")
         #expect(abs((box.selectedCentre ?? 0) - Self.centreX) < 1)
         #expect(try b.evaluate("document.getElementById(\(BrowserPickerTests.js(moon)))") == nil)
-        #expect(try spoken(b) == ["Deleted Moon", "Star"])
+        #expect(try b.spoken() == ["Deleted Moon", "Star"])
 
         // carousel-spec.md: the label shows the selection's name and changes at settle time; the
         // selection is Star before and after, so nothing else is ever shown while Moon leaves.

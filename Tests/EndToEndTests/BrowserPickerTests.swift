@@ -18,22 +18,8 @@ import Testing
     /// Loads the page at phone size, waits until it is connected, painted and shows the picker,
     /// and starts noting every text the live region is given (final values only, never ticks).
     func open(_ server: ServerProcess, query: String) throws -> Chromium {
-        let browser = try Chromium()
-        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
-        try browser.observePage()
-        try browser.navigate(server.httpURL + query)
-        try browser.waitFor(
-            "document.documentElement.dataset.connection === 'open' && "
-                + "Number(document.documentElement.dataset.frames) > 0 && "
-                + "\(Self.picker)?.getAttribute('aria-valuenow') !== null", timeout: 10)
-        _ = try browser.evaluate(
-            """
-            (() => { const live = document.getElementById('announcer'); window.spoken = [];
-              new MutationObserver(() => spoken.push(live.textContent))
-                .observe(live, { childList: true, characterData: true, subtree: true });
-              return true; })()
-            """)
-        return browser
+        try Chromium.openObserved(
+            server.httpURL + query, ready: "\(Self.picker)?.getAttribute('aria-valuenow') !== null")
     }
 
     /// The centre of `selector`'s element (CSS px) and, for a widget, CSS px per scene point.
@@ -85,10 +71,6 @@ import Testing
         let all = try #require(
             b.evaluate("[\(Self.count("haptics")), \(Self.count("vibrations")), \(Self.count("clicks"))]") as? [Any])
         return all.compactMap { ($0 as? NSNumber)?.intValue }
-    }
-
-    func spoken(_ b: Chromium) throws -> [String] {
-        try b.evaluate("spoken") as? [String] ?? []
     }
 
     /// Checks the vibrate calls made since the `vibrations`-th against the events messages received
@@ -152,7 +134,7 @@ import Testing
         var t = 0.0
         try drag(b, "picker", by: -120, t: &t)
         try b.waitFor("spoken.length >= 1", timeout: 5)
-        #expect(try spoken(b) == ["12"], "the live region hears the final value only")
+        #expect(try b.spoken() == ["12"], "the live region hears the final value only")
         #expect(try b.evaluate(Self.value) as? Double == 12)
         #expect(try b.evaluate("\(Self.picker).getAttribute('aria-valuetext')") as? String == "12")
         // A slow drag crosses at most one tick per events message: each is a one-pulse pattern.
@@ -166,7 +148,7 @@ import Testing
         try b.waitFor("!\(Self.hapticsSwitch).checked", timeout: 5)
         try drag(b, "picker", by: -120, t: &t)
         try b.waitFor("spoken.length >= 2", timeout: 5)
-        #expect(try spoken(b) == ["12", "24"])
+        #expect(try b.spoken() == ["12", "24"])
         #expect(try b.evaluate(Self.value) as? Double == 24)
         #expect(try counts(b) == [24, 12, 0], "haptic events, vibrations, clicks")
         #expect(try b.evaluate("observed.vibrations.length") as? Int == 12, "no vibrate call while switched off")
@@ -189,7 +171,7 @@ import Testing
         _ = try b.evaluate("\(Self.picker).focus()")
         try b.key("End")
         try b.waitFor("spoken.length >= 1", timeout: 5)
-        #expect(try spoken(b) == ["100"])
+        #expect(try b.spoken() == ["100"])
         #expect(try b.evaluate(Self.value) as? Double == 100)
         #expect(try counts(b) == [100, 0, 0], "haptic events, vibrations, clicks")
         #expect(try b.evaluate("observed.vibrations.length") as? Int == 0)
@@ -211,7 +193,7 @@ import Testing
         _ = try b.evaluate("\(Self.picker).focus()")
         try b.key("Home")
         try b.waitFor("spoken.length >= 2", timeout: 5)
-        #expect(try spoken(b) == ["100", "0"])
+        #expect(try b.spoken() == ["100", "0"])
         #expect(try b.evaluate(Self.value) as? Double == 0)
         let felt = try checkPatterns(b, batches: before)
         #expect(felt.problems == [])
@@ -234,7 +216,7 @@ import Testing
         let other = try WireClient(server, room: "remote")
         try other.send(["type": "action", "widget": "picker", "action": "setValue", "args": ["value": 10], "t": 0])
         try b.waitFor("spoken.length >= 1", timeout: 5)
-        #expect(try spoken(b) == ["10"])
+        #expect(try b.spoken() == ["10"])
         let calls = try b.evaluate("observed.vibrations.map(v => v.accepted)") as? [Bool] ?? []
         #expect(!calls.isEmpty && calls.allSatisfy { !$0 }, "vibrate calls, accepted or not: \(calls)")
         #expect(try counts(b) == [10, 0, 0], "haptic events, vibrations, clicks")
@@ -248,11 +230,11 @@ import Testing
         var t = 0.0
         try drag(b, "ruler", by: -100, t: &t)
         try b.waitFor("spoken.length >= 1", timeout: 5)
-        #expect(try spoken(b) == ["73.5 kg"])
+        #expect(try b.spoken() == ["73.5 kg"])
         #expect(try counts(b) == [0, 0, 0])
         try drag(b, "picker", by: -120, t: &t)
         try b.waitFor("spoken.length >= 2", timeout: 5)
-        #expect(try spoken(b) == ["73.5 kg", "12"])
+        #expect(try b.spoken() == ["73.5 kg", "12"])
         #expect(try counts(b) == [12, 12, 0])
         #expect(try checkPatterns(b).problems == [])
 

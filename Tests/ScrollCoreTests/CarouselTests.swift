@@ -5,33 +5,18 @@ import Testing
 
 /// Drives the carousel scene with a virtual frame clock.
 struct CarouselRun {
-    let scene = CarouselScene.make()
-    let fps: Double
-    var events: [SceneEvent] = []
-    private var k = 0
+    var driver: SceneDriver
     let y = CarouselScene.carouselFrame.midY
-    var clientOffset = 0.0
 
-    init(fps: Double = 60) { self.fps = fps }
+    init(fps: Double = 60) { driver = SceneDriver(CarouselScene.make(), fps: fps) }
 
+    var scene: Scene { driver.scene }
+    var events: [SceneEvent] { driver.events }
     var carousel: Carousel { scene.widget("carousel") as! Carousel }
     var w: Double { carousel.cell }
 
-    mutating func apply(_ input: SceneInput, at time: Double) {
-        while Double(k) / fps < time {
-            if scene.isAnimating { scene.advance(to: Double(k) / fps); events += scene.takeEvents() }
-            k += 1
-        }
-        scene.apply(input, at: time)
-        events += scene.takeEvents()
-    }
-
-    mutating func settle() {
-        while scene.isAnimating, k < 1_000_000 {
-            scene.advance(to: Double(k) / fps); events += scene.takeEvents()
-            k += 1
-        }
-    }
+    mutating func apply(_ input: SceneInput, at time: Double) { driver.apply(input, at: time) }
+    mutating func settle() { driver.settle() }
 
     mutating func pointer(_ phase: PointerPhase, _ x: Double, _ y: Double, at time: Double) {
         let p = PointerInput(

@@ -128,24 +128,11 @@ extension DialEvent {
     @Test("a ruler fling and a picker fling at once: one event list in time order, the same at 30, 60 and 240 fps")
     func twoDialsInterleave() {
         func run(_ fps: Double) -> [SceneEvent] {
-            let scene = DemoScene.make()
-            var events: [SceneEvent] = []
-            var k = 0
-            func at(_ time: Double, _ input: SceneInput) {
-                while Double(k) / fps < time {
-                    if scene.isAnimating { scene.advance(to: Double(k) / fps); events += scene.takeEvents() }
-                    k += 1
-                }
-                scene.apply(input, at: time)
-                events += scene.takeEvents()
-            }
+            var driver = SceneDriver(DemoScene.make(), fps: fps)
             func pointer(_ phase: PointerPhase, _ id: Int, _ x: Double, _ y: Double, _ t: Double) {
-                at(
-                    t,
-                    .pointer(
-                        PointerInput(
-                            phase: phase, key: PointerKey(client: "a", pointer: id), position: Point(x: x, y: y),
-                            clientTime: t)))
+                let key = PointerKey(client: "a", pointer: id)
+                driver.apply(
+                    .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: t)), at: t)
             }
             pointer(.down, 1, 300, 214, 0)
             pointer(.down, 2, 300, 335, 0)
@@ -156,11 +143,8 @@ extension DialEvent {
             }
             pointer(.up, 1, 180, 214, 0.1)
             pointer(.up, 2, 220, 335, 0.1)
-            while scene.isAnimating, k < 100_000 {
-                scene.advance(to: Double(k) / fps); events += scene.takeEvents()
-                k += 1
-            }
-            return events
+            driver.settle()
+            return driver.events
         }
         let reference = run(60)
         #expect(Set(reference.map(\.widget)) == ["ruler", "picker"])

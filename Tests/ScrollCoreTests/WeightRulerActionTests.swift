@@ -8,22 +8,10 @@ import Testing
     /// Applies `inputs` at their times to a fresh demo scene, ticking at `fps` while anything
     /// moves, until it rests; returns the scene and every event.
     func run(_ inputs: [(Double, SceneInput)], fps: Double = 60, start: Double = 72.5) -> (Scene, [SceneEvent]) {
-        let scene = DemoScene.make(rulerValue: start)
-        var events: [SceneEvent] = []
-        var k = 0
-        for (time, input) in inputs {
-            while Double(k) / fps < time {
-                if scene.isAnimating { scene.advance(to: Double(k) / fps); events += scene.takeEvents() }
-                k += 1
-            }
-            scene.apply(input, at: time)
-            events += scene.takeEvents()
-        }
-        while scene.isAnimating, k < 100_000 {
-            scene.advance(to: Double(k) / fps); events += scene.takeEvents()
-            k += 1
-        }
-        return (scene, events)
+        var driver = SceneDriver(DemoScene.make(rulerValue: start), fps: fps)
+        for (time, input) in inputs { driver.apply(input, at: time) }
+        driver.settle()
+        return (driver.scene, driver.events)
     }
 
     func setValue(_ value: JSONValue, widget: String? = "ruler") -> SceneInput {

@@ -48,3 +48,29 @@ extension Chromium {
             ])
     }
 }
+
+extension Chromium {
+    /// A fresh browser on `url` at phone size (390 × 844 at 2×), observed from before the page
+    /// loads; returns once the page is connected, painted and `ready` (a JS condition) holds, with
+    /// every text the live region is given noted in `window.spoken`.
+    static func openObserved(_ url: String, ready: String) throws -> Chromium {
+        let browser = try Chromium()
+        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try browser.observePage()
+        try browser.navigate(url)
+        try browser.waitFor(
+            "document.documentElement.dataset.connection === 'open' && "
+                + "Number(document.documentElement.dataset.frames) > 0 && (\(ready))", timeout: 10)
+        _ = try browser.evaluate(
+            """
+            (() => { const live = document.getElementById('announcer'); window.spoken = [];
+              new MutationObserver(() => spoken.push(live.textContent))
+                .observe(live, { childList: true, characterData: true, subtree: true });
+              return true; })()
+            """)
+        return browser
+    }
+
+    /// The texts the live region was given, in order.
+    func spoken() throws -> [String] { try evaluate("spoken") as? [String] ?? [] }
+}
