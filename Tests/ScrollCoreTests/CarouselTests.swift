@@ -148,7 +148,7 @@ struct CarouselRun {
         #expect(run.carousel.selection == 5 && run.carousel.contentOffset == 5 * w)
         #expect(run.kinds.contains(.added(index: 5, name: "Item 7")))
         let s = try #require(run.selected().last)
-        #expect(s.name == "Item 7" && abs(s.t - 1.38) < 1e-9)
+        #expect(s.name == "Item 7" && abs(s.t - 1.38) < 1e-9, "\(s)")
     }
 
     @Test("swipe up deletes: at the start, in the middle, the item before Custom; Custom stays and never goes")

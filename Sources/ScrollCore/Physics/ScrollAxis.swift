@@ -57,6 +57,18 @@ public struct ScrollAxis: Sendable {
         return axis.motion?.velocity(at: time) ?? 0
     }
 
+    /// Where the axis will come to rest if nothing else happens: known from the running motion
+    /// (a glide's snap point, a bounce's edge), nil while a finger tracks.
+    public var destination: Double? {
+        if phase == .tracking { return nil }
+        guard let motion else { return wheelSettleTime == nil ? restOffset : snapTarget(restOffset) }
+        switch motion.next {
+        case .rest(let x): return x
+        case .settle(let x): return snapTarget(x)
+        case let .bounce(_, _, target): return target
+        }
+    }
+
     /// Returns true when it caught a moving axis (such a touch is not a tap).
     /// A pending wheel settle is cancelled but is not a catch: nothing moves.
     @discardableResult

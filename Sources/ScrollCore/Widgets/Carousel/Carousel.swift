@@ -174,6 +174,9 @@ public final class Carousel: Widget {
 
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
         now = time
+        guard keys.contains(key) else { return false }
+        // A finger on the row owns it, as for the ruler and the picker.
+        guard pointer == nil else { return true }
         let here = headingIndex
         switch key {
         case "ArrowLeft", "ArrowUp": head(to: max(here - 1, 0), at: time)
@@ -181,7 +184,7 @@ public final class Carousel: Widget {
         case "Home": head(to: 0, at: time)
         case "End": head(to: items.count - 1, at: time)
         case "Delete", "Backspace":
-            if here != items.count - 1 { delete(here, at: time, events: &events) }
+            if selection != items.count - 1 { delete(selection, at: time, events: &events) }
         default: return false
         }
         update(at: time, events: &events)
@@ -234,17 +237,20 @@ public final class Carousel: Widget {
 
     // MARK: changes
 
-    /// The index it is on its way to: the one it animates to, else the one nearest the centre.
+    /// The index it is on its way to: the one it animates to, else the one a glide will land
+    /// on, else the one nearest the centre.
     private var headingIndex: Int {
-        heading ?? min(max(Int((contentOffset / cell).rounded()), 0), items.count - 1)
+        heading ?? min(max(Int(((axis.destination ?? contentOffset) / cell).rounded()), 0), items.count - 1)
     }
 
-    /// Eases to item k, unless a finger holds the row (it settles when the finger lifts).
+    /// Eases to item k, unless a finger holds the row (it settles when the finger lifts) or it
+    /// rests there already (an ease to nowhere would only block touches for 0.3 s).
     private func head(to k: Int, at time: Double) {
         heading = k
         unsettled = true
-        guard axis.phase != .tracking else { return }
-        axis.animate(to: Double(k) * cell, duration: Self.animationDuration, time: time)
+        let target = Double(k) * cell
+        guard axis.phase != .tracking, !(axis.phase == .idle && axis.offset(at: time) == target) else { return }
+        axis.animate(to: target, duration: Self.animationDuration, time: time)
     }
 
     /// Inserts before "Custom" and centres the new item; nil when the row is full.
@@ -293,12 +299,14 @@ public final class Carousel: Widget {
 
     /// Drops finished animations and settles the selection once nothing moves.
     private func update(at time: Double, events: inout [SceneEvent]) {
+        // Read before finished animations are dropped: it may be when the selection settled.
+        let lastEnd = animationEnd
         leaving.removeAll { time >= $0.start + Self.animationDuration }
         for i in items.indices {
             items[i].slot.discard(before: time)
             items[i].appear.discard(before: time)
         }
-        guard unsettled, axis.phase == .idle, time >= animationEnd else { return }
+        guard unsettled, axis.phase == .idle, time >= lastEnd else { return }
         unsettled = false
         heading = nil
         let index = min(max(Int((axis.offset(at: time) / cell).rounded()), 0), items.count - 1)
@@ -307,7 +315,7 @@ public final class Carousel: Widget {
         selected = (items[index].uid, items[index].name)
         reportedIndex = index
         // The exact time it settled: the later of the rest and the last animation's end.
-        let settled = min(time, max(axis.restTime ?? time, animationEnd))
+        let settled = min(time, max(axis.restTime ?? time, lastEnd))
         events.append(SceneEvent(time: settled, widget: id, kind: .selected(index: index, name: items[index].name)))
     }
 
