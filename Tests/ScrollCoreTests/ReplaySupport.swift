@@ -53,7 +53,8 @@ func plainJSON(_ value: JSONValue) throws -> [String: Any] {
 }
 
 /// Compares a replay with its expected JSON: every widget's value and text; every event's
-/// widget, type, value, text, style and final flag, in order; event times within 1 µs.
+/// widget, type, value, text, style, final flag, index and name (the carousel's), in order;
+/// event times within 1 µs.
 /// Every event time is exact (tick crossings solved for their time, trailing reports at
 /// last + 16 ms, rests at their closed-form time), so nothing depends on the frame clock.
 func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLocation: SourceLocation = #_sourceLocation)
@@ -74,11 +75,12 @@ func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLoca
     let expectedEvents = try #require(expected["events"] as? [[String: Any]])
     #expect(events.count == expectedEvents.count, "event count", sourceLocation: sourceLocation)
     for (i, (a, e)) in zip(events, expectedEvents).enumerated() {
-        for key in ["widget", "type", "text", "style"] {
+        for key in ["widget", "type", "text", "style", "name"] {
             #expect(a[key] as? String == e[key] as? String, "event \(i).\(key)", sourceLocation: sourceLocation)
         }
         #expect(a["final"] as? Bool == e["final"] as? Bool, "event \(i).final", sourceLocation: sourceLocation)
         #expect(a["value"] as? Double == e["value"] as? Double, "event \(i).value", sourceLocation: sourceLocation)
+        #expect(a["index"] as? Double == e["index"] as? Double, "event \(i).index", sourceLocation: sourceLocation)
         let t = try #require(a["t"] as? Double), te = try #require(e["t"] as? Double)
         #expect(abs(t - te) <= 1e-6, "event \(i).t = \(t), expected \(te)", sourceLocation: sourceLocation)
     }

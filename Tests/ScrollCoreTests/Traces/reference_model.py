@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Independent model of the weight ruler and the tick picker, written from the spec only
-(WIDGETS.md §1–2, the tick picker spec of issue 8, DESIGN.md "Physics reference",
-docs/PHYSICS.md, docs/TRACES.md), that derives the expected results of the golden traces.
+"""Independent model of the weight ruler, the tick picker and the carousel, written from the
+spec only (WIDGETS.md §1–3, the tick picker spec of issue 8, the carousel spec of issue 9,
+DESIGN.md "Physics reference", docs/PHYSICS.md, docs/PROTOCOL.md, docs/TRACES.md), that
+derives the expected results of the golden traces.
 It shares no code with ScrollCore: run it to regenerate <trace>.expected.json after a
 deliberate change of the spec, never to match the code.
 
     python3 reference_model.py slow-drag.jsonl > slow-drag.expected.json
 
 A trace runs against the scene its `# scene: NAME` comment names (demo, ruler, picker,
-picker-free), else demo.
+picker-free, carousel), else demo.
 
 Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with
-it), wheel (to the widget under it), keys and the setValue action (to the named widget,
-else the scene's first widget with keys). A line is applied at its `at` (else `t`) and
+it), wheel (to the widget under it), keys and actions (setValue; the carousel's select, add
+and delete; to the named widget, else the scene's first widget with keys; an action the
+widget cannot perform is refused and noted on stderr). A line is applied at its `at` (else `t`) and
 its `t` is the pointer sample's time for the velocity (docs/TRACES.md). The ruler has no edges and wraps its labels;
 the picker has hard edges at 0 and 10·N.
 
@@ -20,6 +22,20 @@ The model is event-driven: it has no frame clock at all. Every motion is closed 
 each tick crossing is solved for its exact time (closed form for a fling, by bisection on
 the Bézier parameter for an ease), so the events it derives are by construction those of
 any frame rate.
+
+The carousel (scenes carousel and demo): items with slots, an axis x ∈ [0, 78·(count − 1)]
+(item k centred at k·78), the fast glide (0.99/ms, done when 0.5 pt remain) followed by the
+0.3 s ease onto the nearest item, 0.3 s eases for taps, keys, select, add and delete, taps
+and swipes told apart by the 10 pt slop, and the selection that settles when the axis rests
+and no item animation runs (`selected` at that exact time, when the index or the item
+differs from the last reported; `added` / `deleted` at once). Readings it takes where the
+spec is open, each explained where it is coded: a swipe up lets go of the row at its
+recognising sample (the delete, with its ease to t', starts while the finger is down); the
+index a glide is heading for is the item nearest x∞; Delete/Backspace delete the selected
+(settled) item; keys are ignored while a finger holds the carousel. Where the spec says
+nothing (the rubber band past an edge, a wheel on the carousel, a hit test while slots
+slide, a second finger, select/add under a finger, a down just after an ease that had
+nowhere to go) it stops with "not modelled" instead of guessing.
 
 Value reports (both widgets): each change to a new tick at time t first flushes, then
 (picker) emits moved + haptic per tick crossed, then reports the value at t if at least
@@ -362,6 +378,309 @@ class Picker(ScrollWidget):
         self.ease_to(math.floor(value + 0.5) * 10.0, t)
 
 
+# -- The carousel (WIDGETS.md §3, issue 9) -----------------------------------------------
+CAR_D = 0.99                     # deceleration .fast: 0.99 per ms
+CAR_K = -1000 * math.log(CAR_D)  # v(t) = v0·e^(−K·t), x∞ = x0 + v0/K
+CAR_SETTLE = 0.3                 # every carousel ease (snap, tap, key, select, add, delete) and
+                                 # every slot / appear / leave animation (s)
+SLOP = 10                        # pt: within it (≤, Euclidean) nothing is decided
+TAP_TIME = 0.3                   # s of client time, ≤
+SWIPE = 40                       # pt of upward travel, >, and more vertical than horizontal
+MAX_ITEMS = 50
+EPS = 1e-9                       # ties go as written (PHYSICS.md, Gestures)
+DEFAULT_ITEMS = ["Sun", "Moon", "Star", "Heart", "Leaf", "Custom"]
+
+
+class NotModelled(Exception):
+    """The trace reaches a case the carousel spec leaves open (or that needs the rubber band's
+    spring): the model refuses rather than guess, so traces stay on the spec's firm ground."""
+
+
+class Slot:
+    """An item's slot s_k: k at rest, eased over 0.3 s from where it is when items come and go
+    (the curve only matters for hit tests during the animation, which the model refuses)."""
+    def __init__(self, s): self.a, self.b, self.t0, self.t1 = s, s, -math.inf, -math.inf
+
+    def at(self, t):
+        if t >= self.t1: return self.b
+        return self.a + (self.b - self.a) * ease((t - self.t0) / (self.t1 - self.t0))
+
+    def move(self, s, t):
+        self.a, self.b, self.t0, self.t1 = self.at(t), s, t, t + CAR_SETTLE
+
+    def moving(self, t): return t < self.t1
+
+
+class Gesture:
+    """One pointer on the carousel from down to up (PHYSICS.md, Gestures): undecided while
+    within the 10 pt slop; the first sample beyond it locks: |dx| ≥ |dy| a horizontal drag
+    starting at that sample, upward a swipe-up candidate, downward nothing. A candidate is a
+    swipe up at its first sample with upward travel > 40 pt and |dy| > |dx|."""
+    def __init__(self, x, y, ct, caught, hit, ignored=False):
+        self.x0, self.y0, self.ct0 = x, y, ct
+        self.caught, self.hit, self.ignored = caught, hit, ignored
+        self.state = "undecided"
+        self.left_slop = False
+        self.samples, self.last = [], None      # the drag's (client time, pointer x), its last x
+        self.all_samples = [(ct, x)]            # every sample since the down (to check the
+                                                # trace does not depend on which are tracked)
+
+
+class Carousel:
+    """Items with slots, one scroll axis x ∈ [0, w·(count − 1)] (item k centred at x = k·w),
+    the gestures, add / delete / select, keys, and the selection that settles when the axis
+    rests and no item animation runs. Axis states: held (a finger), `motion` (a deceleration,
+    then its 0.3 s ease onto the nearest item; or an ease to a target), or at rest at x."""
+
+    KEYS = {"ArrowLeft": -1, "ArrowUp": -1, "ArrowRight": 1, "ArrowDown": 1}
+
+    def __init__(self, frame):
+        self.id, self.frame = "carousel", frame
+        self.w = frame[2] / 5
+        self.items = [dict(uid=i, name=n) for i, n in enumerate(DEFAULT_ITEMS)]
+        self.made = len(self.items)              # items ever made: the next default name
+        self.slots = {it["uid"]: Slot(k) for k, it in enumerate(self.items)}
+        self.x = 2 * self.w                      # index 2 (Star) centred at start
+        self.motion = None
+        self.anim_end = -math.inf                # the last add/delete animation's end
+        self.anim_due = False                    # its end is still to be processed
+        self.held = None                         # the pointer holding the axis
+        self.gestures = {}
+        self.reported = (2, self.items[2]["uid"])  # the start counts as reported: Star at 2
+        self.selected_uid, self.label = self.items[2]["uid"], "Star"
+        self.zero_ease = -math.inf               # time of the latest ease that had no way to go
+        self.events = []
+
+    # -- geometry -------------------------------------------------------------------------
+    def count(self): return len(self.items)
+    def top(self): return self.w * (self.count() - 1)
+    def index_of(self, uid): return next(k for k, it in enumerate(self.items) if it["uid"] == uid)
+    def nearest(self, x): return max(0, min(self.count() - 1, math.floor(x / self.w + 0.5)))
+
+    def inside(self, x, what):
+        if x < -EPS or x > self.top() + EPS:
+            raise NotModelled(f"{what}: x = {x:.3f} outside [0, {self.top()}] (rubber band / bounce)")
+
+    def hit(self, px, t):
+        """The item whose on-screen cell holds px: its left edge at minX + w·(s_k + 2) − x."""
+        if any(s.moving(t) for s in self.slots.values()):
+            raise NotModelled(f"hit test at {t} while slots animate (their curve is not specified)")
+        for it in self.items:
+            left = self.frame[0] + self.w * (self.slots[it["uid"]].at(t) + 2) - self.x
+            if abs(px - left) < 1e-6 or abs(px - left - self.w) < 1e-6:
+                raise NotModelled(f"pointer at {px} on a cell edge")
+            if left <= px < left + self.w: return it["uid"]
+        return None                              # an empty cell
+
+    # -- time -----------------------------------------------------------------------------
+    def pos(self, t):
+        if self.motion and t < self.motion.t1: return self.motion.position(t)
+        return self.x
+
+    def busy(self): return self.motion is not None or self.anim_due
+
+    def next_time(self):
+        return min(x for x in (self.motion.t1 if self.motion else None,
+                               self.anim_end if self.anim_due else None) if x is not None)
+
+    def advance(self, t):
+        while True:
+            m_due = self.motion.t1 if self.motion and self.motion.t1 <= t else None
+            a_due = self.anim_end if self.anim_due and self.anim_end <= t else None
+            if m_due is not None and (a_due is None or m_due <= a_due):
+                m, self.motion = self.motion, None
+                self.x = m.rest                  # a fling jumps the last < 0.5 pt onto x∞
+                if m.kind == "decel": self.ease_to(self.nearest(self.x) * self.w, m.t1)
+                else: self.settle_selection(m.t1)
+            elif a_due is not None:
+                self.anim_due = False
+                self.settle_selection(a_due)
+            else:
+                break
+
+    def settle_selection(self, t):
+        """At rest (no finger, no motion) with no item animation running: selection =
+        round(x/w); `selected` when the index or the item differs from the last reported."""
+        if self.held is not None or self.motion is not None or self.anim_due: return
+        k = self.nearest(self.x)
+        it = self.items[k]
+        self.selected_uid, self.label = it["uid"], it["name"]
+        if (k, it["uid"]) != self.reported:
+            self.reported = (k, it["uid"])
+            self.emit(t, type="selected", index=k, name=it["name"])
+
+    def emit(self, t, **fields):
+        self.events.append(dict(t=t, widget=self.id, **fields))
+
+    # -- motions --------------------------------------------------------------------------
+    def heading(self, t):
+        """The index it is heading for: an ease's target, a fling's nearest item to x∞,
+        else the item nearest x."""
+        if self.motion: return self.nearest(self.motion.rest)
+        return self.nearest(self.x)
+
+    def stop(self, t):
+        self.x = self.pos(t)
+        self.motion = None
+
+    def ease_to(self, target, t):
+        self.stop(t)
+        if self.x == target:                     # nowhere to go: at rest at once
+            self.zero_ease = t
+            self.settle_selection(t)
+            return
+        a = self.x
+        self.motion = Motion(t, t + CAR_SETTLE, lambda u: a + (target - a) * ease((u - t) / CAR_SETTLE),
+                             target, target, None)
+        self.motion.kind = "ease"
+
+    def fling(self, v, t):
+        """x(τ) = x0 + v(1 − e^(−Kτ))/K; done when |v(τ)|/K < 0.5 pt, at τ = ln(|v|/(0.5K))/K;
+        then the 0.3 s ease from x∞ onto the nearest item (snap .afterRest)."""
+        x0, far = self.x, self.x + v / CAR_K
+        self.inside(far, f"fling at {t} ends at x∞")
+        done = t + (math.log(abs(v) / (REST * CAR_K)) / CAR_K if abs(v) / CAR_K > REST else 0.0)
+        self.motion = Motion(t, done, lambda u: x0 + v * (1 - math.exp(-CAR_K * (u - t))) / CAR_K,
+                             None, far, None)
+        self.motion.kind = "decel"
+        self.advance(t)
+
+    def animating_to_target(self, t):
+        return self.motion is not None and self.motion.kind == "ease" and t < self.motion.t1
+
+    # -- add, delete, select --------------------------------------------------------------
+    def start_items_animation(self, t):
+        self.anim_end, self.anim_due = t + CAR_SETTLE, True
+
+    def add(self, name, t):
+        if self.held is not None: raise NotModelled(f"add at {t} while a finger holds the carousel")
+        if self.count() >= MAX_ITEMS: return False
+        c = self.count() - 1                     # before Custom
+        self.made += 1
+        it = dict(uid=self.made - 1, name=name if name is not None else f"Item {self.made}")
+        self.items.insert(c, it)
+        self.slots[it["uid"]] = Slot(c)          # appears in place (scale 0 → 1 over 0.3 s)
+        self.slots[self.items[-1]["uid"]].move(c + 1, t)
+        self.start_items_animation(t)
+        self.emit(t, type="added", index=c, name=it["name"])
+        self.ease_to(c * self.w, t)
+        return True
+
+    def delete(self, k, t):
+        if not 0 <= k < self.count() - 1: return False   # Custom, or no such item
+        heading = self.heading(t)
+        it = self.items.pop(k)
+        del self.slots[it["uid"]]                # it rises and fades: no longer a cell to hit
+        for j in range(k, self.count()): self.slots[self.items[j]["uid"]].move(j, t)
+        self.start_items_animation(t)
+        self.emit(t, type="deleted", index=k, name=it["name"])
+        target = heading - 1 if k < heading else min(heading, self.count() - 1)
+        if self.held is None: self.ease_to(target * self.w, t)
+        else: self.inside(self.x, f"delete at {t} under a finger")
+        return True
+
+    def select(self, k, t):
+        if self.held is not None: raise NotModelled(f"select at {t} while a finger holds the carousel")
+        if not 0 <= k < self.count(): return False
+        self.ease_to(k * self.w, t)
+        return True
+
+    def key(self, key, t):
+        if self.held is not None: return     # PROTOCOL.md, key: ignored while a finger holds it
+        if key in self.KEYS:
+            k = max(0, min(self.count() - 1, self.heading(t) + self.KEYS[key]))
+            self.ease_to(k * self.w, t)
+        elif key == "Home": self.ease_to(0.0, t)
+        elif key == "End": self.ease_to(self.top(), t)
+        elif key in ("Delete", "Backspace"):
+            # The selected item (issue 9 and the carousel spec; PROTOCOL.md says "the item it
+            # is heading for": the same at rest, and the selection while it moves).
+            k = self.index_of_or_none(self.selected_uid)
+            if k is None: raise NotModelled(f"{key} at {t}: the selected item is already gone")
+            self.delete(k, t)
+
+    def action(self, name, args, t):
+        if name == "select":
+            k = args.get("index")
+            return isinstance(k, int) and not isinstance(k, bool) and self.select(k, t)
+        if name == "delete":
+            k = args.get("index")
+            return isinstance(k, int) and not isinstance(k, bool) and self.delete(k, t)
+        if name == "add":
+            n = args.get("name")
+            if n is not None and not (isinstance(n, str) and 1 <= len(n) <= 32): return False
+            return self.add(n, t)
+        return False
+
+    # -- pointers -------------------------------------------------------------------------
+    def down(self, key, px, py, t, ct):
+        if self.animating_to_target(t):
+            self.gestures[key] = Gesture(px, py, ct, False, None, ignored=True)
+            return
+        if self.held is not None: raise NotModelled(f"a second finger at {t}")
+        if t - self.zero_ease < CAR_SETTLE:
+            raise NotModelled(f"down at {t} within 0.3 s of an ease with nowhere to go (animating or not?)")
+        caught = self.motion is not None         # a fling (its ease would be ignored above)
+        self.stop(t)
+        self.held = key
+        self.gestures[key] = Gesture(px, py, ct, caught, self.hit(px, t))
+
+    def move(self, key, px, py, t, ct):
+        g = self.gestures[key]
+        if g.ignored: return
+        g.all_samples.append((ct, px))
+        dx, dy = px - g.x0, py - g.y0
+        if g.state == "undecided" and math.hypot(dx, dy) > SLOP + EPS:
+            g.left_slop = True
+            if abs(dx) >= abs(dy) - EPS:          # 45° is horizontal
+                g.state, g.last, g.samples = "drag", px, [(ct, px)]
+                return                           # the drag starts at this sample: no jump
+            g.state = "candidate" if dy < 0 else "none"
+        if g.state == "candidate" and -dy > SWIPE + EPS and abs(dy) > abs(dx) + EPS:
+            # A swipe up: the delete starts at this sample, while the finger is still down
+            # (PHYSICS.md, Gestures), so the finger stops holding the axis here: the row
+            # heads for t' at once (the spec's delete; its "unless a finger holds it" is
+            # about a drag). On Custom or an empty cell it just settles.
+            g.state = "swiped"
+            self.held = None
+            k = None if g.hit is None else self.index_of_or_none(g.hit)
+            if k is not None and k != self.count() - 1: self.delete(k, t)
+            else: self.settle(t)
+        elif g.state == "drag":
+            g.samples.append((ct, px))
+            self.x -= px - g.last
+            g.last = px
+            self.inside(self.x, f"drag at {t}")
+
+    def index_of_or_none(self, uid):
+        return next((k for k, it in enumerate(self.items) if it["uid"] == uid), None)
+
+    def up(self, key, px, py, t, ct, cancel):
+        g = self.gestures.pop(key)
+        if g.ignored or g.state == "swiped": return     # a swipe let go of the axis already
+        self.held = None
+        moved = math.hypot(px - g.x0, py - g.y0)
+        elapsed = ct - g.ct0
+        if (not cancel and g.state == "undecided" and not g.caught
+                and moved <= SLOP + EPS and elapsed <= TAP_TIME + EPS):
+            k = None if g.hit is None else self.index_of_or_none(g.hit)
+            if k is None: self.settle(t)         # an empty cell: settle only
+            elif k == self.count() - 1: self.add(None, t)
+            else: self.ease_to(k * self.w, t)
+            return
+        if g.state == "drag" and not cancel:
+            v = -velocity(g.samples, ct)         # content moves against the pointer
+            if abs(v + velocity(g.all_samples, ct)) > 1e-6:
+                raise NotModelled(f"release at {t}: the velocity depends on the samples before the drag")
+            if v:
+                self.fling(v, t)
+                return
+        self.settle(t)
+
+    def settle(self, t):                         # a release without momentum
+        self.ease_to(self.nearest(self.x) * self.w, t)
+
+
 class Scene:
     def __init__(self, name):
         ruler_frame, picker_y = (0, 150, 390, 128), {"demo": 300, "picker": 60, "picker-free": 60}
@@ -369,8 +688,10 @@ class Scene:
         if name in ("demo", "ruler"): self.scroll.append(Ruler(ruler_frame))
         if name in ("demo", "picker", "picker-free"):
             self.scroll.append(Picker((0, picker_y[name], 390, 70), snap=name != "picker-free"))
+        if name in ("demo", "carousel"):     # demo: (0, 430, 390, 150); carousel: (0, 40, 390, 150)
+            self.scroll.append(Carousel((0, 430 if name == "demo" else 40, 390, 150)))
         if not self.scroll: raise SystemExit(f"unknown scene {name!r}")
-        self.name, self.captures = name, {}
+        self.name, self.captures, self.refused = name, {}, []
 
     def widget(self, wid):
         return next((w for w in self.scroll if w.id == wid), None)
@@ -389,20 +710,29 @@ class Scene:
             w = self.under(e["x"], e["y"])
             if w is not None:
                 self.captures[key] = w
-                w.down(key, e["x"], t, ct)
+                if isinstance(w, Carousel): w.down(key, e["x"], e["y"], t, ct)
+                else: w.down(key, e["x"], t, ct)
         elif kind == "move" and key in self.captures:
-            self.captures[key].move(e["x"], t, ct)
+            w = self.captures[key]
+            if isinstance(w, Carousel): w.move(key, e["x"], e["y"], t, ct)
+            else: w.move(e["x"], t, ct)
         elif kind in ("up", "cancel") and key in self.captures:
-            self.captures.pop(key).up(e["x"], t, ct, kind == "cancel")
+            w = self.captures.pop(key)
+            if isinstance(w, Carousel): w.up(key, e["x"], e["y"], t, ct, kind == "cancel")
+            else: w.up(e["x"], t, ct, kind == "cancel")
         elif kind == "wheel":
             w = self.under(e["x"], e["y"])
+            if isinstance(w, Carousel): raise NotModelled("a wheel on the carousel")
             if w is not None: w.wheel(e, t)
         elif kind == "key":
             w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]  # first with keys
             if w is not None: w.key(e["key"], t)
-        elif kind == "action" and e["action"] == "setValue":
+        elif kind == "action":
             w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]
-            if w is not None: w.set_value(e["args"]["value"], t)
+            if isinstance(w, Carousel):
+                if not w.action(e["action"], e.get("args", {}), t): self.refused.append(e)
+            elif w is not None and e["action"] == "setValue": w.set_value(e["args"]["value"], t)
+            else: self.refused.append(e)
 
     def settle(self):
         for w in self.scroll:
@@ -414,12 +744,12 @@ class Scene:
             if w.id == "ruler":
                 if self.name in ("demo", "ruler"): out["readout"] = {"text": ruler_text(w.x)}
                 out["ruler"] = {"value": ruler_value(w.x), "text": ruler_text(w.x)}
-            else:
+            elif w.id == "picker":
                 out["picker"] = {"value": picker_value(w.x), "text": picker_text(w.x)}
                 out["count"] = {"text": picker_text(w.x)}
-        if self.name == "demo":      # the carousel, untouched: index 2 centred (WIDGETS.md §3)
-            out["carousel"] = {"text": "Star"}
-            out["itemName"] = {"text": "Star"}
+            else:                    # the carousel and its label: the settled selection's name
+                out["carousel"] = {"text": w.label}
+                out["itemName"] = {"text": w.label}
         return out
 
     def events(self):        # every widget's events, in time order (stable)
@@ -441,12 +771,16 @@ def replay(path):
         e = json.loads(l)
         scene.apply(e, e.get("at", e["t"]) / 1000, e["t"] / 1000)
     scene.settle()
+    for e in scene.refused: print(f"note: refused {json.dumps(e)}", file=sys.stderr)
     return {"widgets": scene.widgets(),
             "events": [dict(ev, t=round(ev["t"], 9)) for ev in scene.events()]}
 
 
 if __name__ == "__main__":
-    out = replay(sys.argv[1])
+    try:
+        out = replay(sys.argv[1])
+    except NotModelled as error:
+        raise SystemExit(f"{sys.argv[1]}: not modelled: {error}")
     print("{")
     print('  "widgets": ' + json.dumps(out["widgets"]) + ",")
     print('  "events": [')
