@@ -23,56 +23,58 @@ enum CarouselIcon: Sendable, CaseIterable {
         }
     }
 
-    /// The glyph, in white, centred at `c` on a tile `size` wide (coordinates in % of it).
+    /// The glyph, in white, centred at `c` on a tile `size` wide. Shapes are computed once, in
+    /// % of the tile (the frame path only scales and moves them).
     func drawGlyph(into list: inout DisplayList, centre c: Point, size: Double) {
         let u = size / 100
-        func p(_ x: Double, _ y: Double) -> Point { Point(x: c.x + x * u, y: c.y + y * u) }
+        func p(_ q: Point) -> Point { Point(x: c.x + q.x * u, y: c.y + q.y * u) }
         list.setFill(Color(hex: 0xFFFFFF))
-        switch self {
-        case .sun:
+        if self == .sun {
             list.fillCircle(center: c, radius: 20 * u)
-            for k in 0..<8 {
-                let a = Double(k) * .pi / 4
-                list.fillCircle(center: p(34 * cos(a), 34 * sin(a)), radius: 5 * u)
-            }
-        case .moon:
-            list.fillPolygon(Self.crescent.map { p($0.x, $0.y) })
-        case .star:
-            list.fillPolygon(
-                (0..<10).map { k in
-                    let a = -Double.pi / 2 + Double(k) * .pi / 5, r = k % 2 == 0 ? 34.0 : 14.0
-                    return p(r * cos(a), r * sin(a))
-                })
-        case .heart:
-            // The classic heart curve.
-            list.fillPolygon(
-                (0..<32).map { k in
-                    let t = Double(k) * .pi / 16
-                    let x = 16 * pow(sin(t), 3), y = 13 * cos(t) - 5 * cos(2 * t) - 2 * cos(3 * t) - cos(4 * t)
-                    return p(1.9 * x, -1.9 * y - 2)
-                })
-        case .leaf:
-            // A lens (an upper arc left to right, a lower one back) and a stem, tilted 40°.
-            let (c40, s40) = (cos(-0.7), sin(-0.7))
-            func tilted(_ x: Double, _ y: Double) -> Point { p(x * c40 - y * s40, x * s40 + y * c40) }
-            let upper = (0...8).map { k in tilted(-32 + 64 * Double(k) / 8, -20 * sin(Double(k) * .pi / 8)) }
-            let lower = (1..<8).map { k in tilted(32 - 64 * Double(k) / 8, 20 * sin(Double(k) * .pi / 8)) }
-            list.fillPolygon(upper + lower)
-            list.fillPolygon([tilted(-32, 0), tilted(-44, -2.5), tilted(-44, 2.5)])
-        case .custom:
-            let (a, b) = (4.0, 26.0)  // half the bar's width, half its length
-            list.fillPolygon([
-                p(-a, -b), p(a, -b), p(a, -a), p(b, -a), p(b, a), p(a, a), p(a, b), p(-a, b), p(-a, a), p(-b, a),
-                p(-b, -a), p(-a, -a),
-            ])
-        case .added:
-            list.fillPolygon([p(0, -30), p(30, 0), p(0, 30), p(-30, 0)])
+            for ray in Self.sunRays { list.fillCircle(center: p(ray), radius: 5 * u) }
+            return
         }
+        for shape in Self.shapes[self] ?? [] { list.fillPolygon(shape.map(p)) }
     }
+
+    private static let sunRays: [Point] = (0..<8).map { k in
+        let a = Double(k) * .pi / 4
+        return Point(x: 34 * cos(a), y: 34 * sin(a))
+    }
+
+    /// Each glyph's polygons, in % of the tile around its centre.
+    private static let shapes: [CarouselIcon: [[Point]]] = {
+        func q(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
+        let star = (0..<10).map { k in
+            let a = -Double.pi / 2 + Double(k) * .pi / 5, r = k % 2 == 0 ? 34.0 : 14.0
+            return q(r * cos(a), r * sin(a))
+        }
+        // The classic heart curve.
+        let heart = (0..<32).map { k in
+            let t = Double(k) * .pi / 16
+            let x = 16 * pow(sin(t), 3), y = 13 * cos(t) - 5 * cos(2 * t) - 2 * cos(3 * t) - cos(4 * t)
+            return q(1.9 * x, -1.9 * y - 2)
+        }
+        // A lens (an upper arc left to right, a lower one back) and a stem, tilted 40°.
+        let (c40, s40) = (cos(-0.7), sin(-0.7))
+        func tilted(_ x: Double, _ y: Double) -> Point { q(x * c40 - y * s40, x * s40 + y * c40) }
+        let upper = (0...8).map { k in tilted(-32 + 64 * Double(k) / 8, -20 * sin(Double(k) * .pi / 8)) }
+        let lower = (1..<8).map { k in tilted(32 - 64 * Double(k) / 8, 20 * sin(Double(k) * .pi / 8)) }
+        let (a, b) = (4.0, 26.0)  // the plus: half a bar's width, half its length
+        let plus = [
+            q(-a, -b), q(a, -b), q(a, -a), q(b, -a), q(b, a), q(a, a), q(a, b), q(-a, b), q(-a, a), q(-b, a),
+            q(-b, -a), q(-a, -a),
+        ]
+        return [
+            .moon: [crescent], .star: [star], .heart: [heart],
+            .leaf: [upper + lower, [tilted(-32, 0), tilted(-44, -2.5), tilted(-44, 2.5)]],
+            .custom: [plus], .added: [[q(0, -30), q(30, 0), q(0, 30), q(-30, 0)]],
+        ]
+    }()
 
     /// A crescent: the part of a circle r 30 outside a circle r 26 centred at (14, −10), as
     /// one polygon (the outer arc between the two circles' intersections, then the inner one back).
-    static let crescent: [Point] = {
+    private static let crescent: [Point] = {
         let r0 = 30.0, r1 = 26.0, c1 = Point(x: 14, y: -10)
         let d = (c1.x * c1.x + c1.y * c1.y).squareRoot()
         let along = (r0 * r0 - r1 * r1 + d * d) / (2 * d), across = (r0 * r0 - along * along).squareRoot()
