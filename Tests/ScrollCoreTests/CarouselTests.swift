@@ -115,6 +115,27 @@ struct CarouselRun {
         #expect(run.selected().count == 1)
     }
 
+    @Test("dragged past the first item it stretches (rubber band), and released it springs back onto Sun")
+    func rubberBand() throws {
+        var run = CarouselRun()
+        run.drag(by: 300, at: 0)  // 156 pt to the first item, then 120+ pt of pull
+        run.pointer(.down, 195, run.y, at: 1)  // (after the spring: a fresh touch is not ignored)
+        run.pointer(.up, 195, run.y, at: 1.05)
+        run.settle()
+        #expect(run.carousel.contentOffset == 0 && run.carousel.selectedName == "Sun")
+        #expect(run.selected().map(\.name) == ["Sun"])
+    }
+
+    @Test("while pulled past the end the row shows less than the pull (the band), never more")
+    func rubberBandStretch() {
+        var run = CarouselRun()
+        run.pointer(.down, 100, run.y, at: 0)
+        for i in 1...10 { run.pointer(.move, 100 + 30 * Double(i), run.y, at: 0.02 * Double(i)) }
+        // 300 pt of finger travel; the lock took the first 30, so 270 pt of pull against 156 pt of room.
+        let x = run.carousel.contentOffset
+        #expect(x < 0 && x > -(270 - 156))
+    }
+
     @Test("tap an item: it eases to the centre and becomes the selection when the 0.3 s animation ends")
     func tapToCentre() throws {
         var run = CarouselRun()
