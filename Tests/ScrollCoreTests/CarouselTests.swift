@@ -251,6 +251,48 @@ struct CarouselRun {
         #expect(s.name == "Custom" && abs(s.t - 1.2) < 1e-9)
     }
 
+    @Test("a swipe acts on the item the finger came down on, even when items slid under it since")
+    func swipeHitsTheTouchedItem() {
+        var run = CarouselRun()
+        run.action("select", ["index": 0], at: 0)
+        run.settle()
+        // Sun centred, so Star is two cells right (x 311…389). Delete Sun: it rests there already,
+        // so no ease blocks the touch, and Star slides left while the finger comes down on it.
+        run.action("delete", ["index": 0], at: 1)
+        run.pointer(.down, 350, run.y, at: 1.02)
+        run.pointer(.move, 350, run.y - 20, at: 1.1)
+        run.pointer(.move, 350, run.y - 55, at: 1.2)
+        run.pointer(.up, 350, run.y - 55, at: 1.25)
+        run.settle()
+        #expect(run.carousel.names == ["Moon", "Heart", "Leaf", "Custom"])
+    }
+
+    @Test("two Deletes within the animation delete the selected item once; a key repeated does not restart the ease")
+    func repeatedKeys() throws {
+        var run = CarouselRun()
+        run.apply(.key("Delete", widget: "carousel"), at: 0)
+        run.apply(.key("Delete", widget: "carousel"), at: 0.1)
+        run.settle()
+        #expect(run.carousel.names == ["Sun", "Moon", "Heart", "Leaf", "Custom"])
+        run.apply(.key("End", widget: "carousel"), at: 1)
+        run.apply(.key("End", widget: "carousel"), at: 1.2)
+        run.settle()
+        let s = try #require(run.selected().last)
+        #expect(s.name == "Custom" && abs(s.t - 1.3) < 1e-9)
+    }
+
+    @Test("an action under a finger does not leave the row heading anywhere once the finger glides it")
+    func noStaleHeading() {
+        var run = CarouselRun()
+        run.pointer(.down, 300, run.y, at: 0)
+        run.action("add", at: 0.05)  // under the finger: the row stays where the finger has it
+        for i in 1...5 { run.pointer(.move, 300 + 30 * Double(i), run.y, at: 0.05 + 0.01 * Double(i)) }
+        run.pointer(.up, 450, run.y, at: 0.1)  // a fling towards the start
+        run.apply(.key("ArrowRight", widget: "carousel"), at: 0.2)  // from where the glide lands
+        run.settle()
+        #expect(run.carousel.selection == 1 && run.carousel.selectedName == "Moon")
+    }
+
     @Test("keys: arrows step the selection, Home/End, Delete removes the selected item (not Custom)")
     func keys() {
         var run = CarouselRun()

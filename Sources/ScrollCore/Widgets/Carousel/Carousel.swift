@@ -10,14 +10,16 @@ public final class Carousel: Widget {
 
     public let id: String
     public let frame: Rect
-    var items: [CarouselItem]
-    var leaving: [LeavingItem] = []
-    var axis: ScrollAxis
+    private(set) var items: [CarouselItem]
+    private(set) var leaving: [LeavingItem] = []
+    private(set) var axis: ScrollAxis
     /// Scene time of the latest call (drawing reads animations at it).
     private(set) var now = 0.0
 
     private var pointer: PointerKey?
     private var gesture: PointerGesture?
+    /// The item the finger came down on: a tap or swipe acts on it, even if items slid since.
+    private var touchedUID: Int?
     /// The down stopped a glide: that touch is not a tap.
     private var caught = false
     /// The index it is animating to, once known (tap, key, action, add, delete).
@@ -47,7 +49,7 @@ public final class Carousel: Widget {
         reportedIndex = 2
         let w = frame.width / 5
         axis = ScrollAxis(
-            offset: 2 * w, edges: .rubberBand(min: 0, max: w * Double(items.count - 1), dimension: frame.width),
+            offset: 2 * w, edges: Self.edges(count: items.count, frame: frame),
             snap: SnapRule(step: w, mode: .afterRest, settleDuration: Self.animationDuration), rate: .fast)
     }
 
@@ -58,8 +60,9 @@ public final class Carousel: Widget {
     public var selectedName: String { selected.name }
     public var contentOffset: Double { axis.offset(at: now) }
 
-    private var edges: AxisEdges {
-        .rubberBand(min: 0, max: cell * Double(items.count - 1), dimension: frame.width)
+    /// Item 0 to the last can be centred; beyond, the rubber band.
+    private static func edges(count: Int, frame: Rect) -> AxisEdges {
+        .rubberBand(min: 0, max: frame.width / 5 * Double(count - 1), dimension: frame.width)
     }
 
     /// When the last item animation ends (−∞ when none ran).
@@ -69,7 +72,7 @@ public final class Carousel: Widget {
             leaving.map { $0.start + Self.animationDuration }.max() ?? -.infinity)
     }
 
-    public var isAnimating: Bool { axis.isMoving || now < animationEnd || (unsettled && axis.phase == .idle) }
+    public var isAnimating: Bool { axis.isMoving || now < animationEnd }
 
     /// Seed 004's scale for an item in slot `slot` at content offset `offset`: 1.2 centred,
     /// 0.6 two cells away and off screen; cells only partly on screen go below 0.6, as there.
@@ -86,13 +89,11 @@ public final class Carousel: Widget {
         switch input.phase {
         case .down:
             // WIDGETS.md §3: a touch is ignored while the carousel animates to a target.
-            guard axis.phase != .snapping else {
-                if input.key == pointer { release(at: time) }
-                return true
-            }
+            guard axis.phase != .snapping else { return true }
             pointer = input.key
             heading = nil
             gesture = PointerGesture(at: input.position, time: input.clientTime)
+            touchedUID = item(at: input.position).map { items[$0].uid }
             caught = axis.touchDown(at: input.position.x, clientTime: input.clientTime, time: time)
         case .move:
             guard input.key == pointer, var g = gesture else { return true }
@@ -103,8 +104,11 @@ public final class Carousel: Widget {
                 // The drag starts here: the slop is not applied to the content.
                 axis.touchDown(at: at.x, clientTime: clientTime, time: time)
             case .swipeUp:
+                // The row is let go at once: keys and the wheel work again while the finger is up.
+                pointer = nil
+                gesture = nil
                 axis.touchCancel(time: time)
-                if let k = item(at: g.start), k != items.count - 1 { delete(k, at: time, events: &events) }
+                if let k = touchedIndex, k != items.count - 1 { delete(k, at: time, events: &events) }
             default:
                 if g.kind == .horizontalDrag {
                     axis.touchMove(to: input.position.x, clientTime: input.clientTime, time: time)
@@ -121,7 +125,7 @@ public final class Carousel: Widget {
             } else {
                 let recognition = g.up(at: input.position, time: input.clientTime)
                 axis.touchCancel(time: time)
-                if case .tap = recognition, !caught { tap(at: g.start, time: time, events: &events) }
+                if case .tap = recognition, !caught { tap(at: time, events: &events) }
             }
         }
         unsettled = true
@@ -141,12 +145,6 @@ public final class Carousel: Widget {
         update(at: time, events: &events)
     }
 
-    private func release(at time: Double) {
-        pointer = nil
-        gesture = nil
-        axis.touchCancel(time: time)
-    }
-
     /// The item whose cell is under `point` now (cells move while items come and go).
     func item(at point: Point) -> Int? {
         guard frame.contains(point) else { return nil }
@@ -157,10 +155,13 @@ public final class Carousel: Widget {
         }
     }
 
-    private func tap(at point: Point, time: Double, events: inout [SceneEvent]) {
-        guard let k = item(at: point) else { return }
+    /// Where the touched item is now; nil when it has left (or the touch hit no item).
+    private var touchedIndex: Int? { touchedUID.flatMap { uid in items.firstIndex { $0.uid == uid } } }
+
+    private func tap(at time: Double, events: inout [SceneEvent]) {
+        guard let k = touchedIndex else { return }
         if k == items.count - 1 {
-            _ = add(name: nil, at: time, events: &events)
+            add(name: nil, at: time, events: &events)
         } else {
             head(to: k, at: time)
         }
@@ -184,7 +185,10 @@ public final class Carousel: Widget {
         case "Home": head(to: 0, at: time)
         case "End": head(to: items.count - 1, at: time)
         case "Delete", "Backspace":
-            if selection != items.count - 1 { delete(selection, at: time, events: &events) }
+            // The selected item, wherever it is now; nothing once it has gone.
+            if let k = items.firstIndex(where: { $0.uid == selected.uid }), k != items.count - 1 {
+                delete(k, at: time, events: &events)
+            }
         default: return false
         }
         update(at: time, events: &events)
@@ -208,7 +212,7 @@ public final class Carousel: Widget {
         now = time
         switch action.name {
         case "select": head(to: try index(action, upTo: items.count - 1), at: time)
-        case "add": _ = add(name: try addedName(action), at: time, events: &events)
+        case "add": add(name: try addedName(action), at: time, events: &events)
         case "delete": delete(try deletable(action), at: time, events: &events)
         default: return
         }
@@ -239,23 +243,27 @@ public final class Carousel: Widget {
 
     /// The index it is on its way to: the one it animates to, else the one a glide will land
     /// on, else the one nearest the centre.
-    private var headingIndex: Int {
-        heading ?? min(max(Int(((axis.destination ?? contentOffset) / cell).rounded()), 0), items.count - 1)
+    private var headingIndex: Int { heading ?? nearestIndex(to: axis.destination ?? contentOffset) }
+
+    private func nearestIndex(to offset: Double) -> Int {
+        min(max(Int((offset / cell).rounded()), 0), items.count - 1)
     }
 
     /// Eases to item k, unless a finger holds the row (it settles when the finger lifts) or it
     /// rests there already (an ease to nowhere would only block touches for 0.3 s).
     private func head(to k: Int, at time: Double) {
-        heading = k
         unsettled = true
+        guard axis.phase != .tracking else { return }
+        heading = k
         let target = Double(k) * cell
-        guard axis.phase != .tracking, !(axis.phase == .idle && axis.offset(at: time) == target) else { return }
+        // Already there, or already on its way there (a repeated key): do not restart the ease.
+        guard axis.destination != target else { return }
         axis.animate(to: target, duration: Self.animationDuration, time: time)
     }
 
-    /// Inserts before "Custom" and centres the new item; nil when the row is full.
-    private func add(name: String?, at time: Double, events: inout [SceneEvent]) -> Int? {
-        guard items.count < Self.maxItems else { return nil }
+    /// Inserts before "Custom" and centres the new item (not when the row is full).
+    private func add(name: String?, at time: Double, events: inout [SceneEvent]) {
+        guard items.count < Self.maxItems else { return }
         let c = items.count - 1
         madeCount += 1
         var item = CarouselItem(uid: nextUID, name: name ?? "Item \(madeCount)", icon: .added, slot: c)
@@ -267,10 +275,9 @@ public final class Carousel: Widget {
         }
         items.insert(item, at: c)
         if c <= selection { selection += 1 }
-        axis.edges = edges
+        axis.edges = Self.edges(count: items.count, frame: frame)
         events.append(SceneEvent(time: time, widget: id, kind: .added(index: c, name: item.name)))
         head(to: c, at: time)
-        return c
     }
 
     /// Removes item k (never "Custom"): it rises and fades, the rest close the gap, and the
@@ -279,12 +286,14 @@ public final class Carousel: Widget {
         guard k >= 0, k < items.count - 1 else { return }
         let target = headingIndex
         let removed = items.remove(at: k)
-        if k < selection { selection -= 1 } else if k == selection { selection = min(selection, items.count - 1) }
+        if k < selection { selection -= 1 }
+        // A burst of deletes must not grow what every frame draws without bound.
+        if leaving.count >= Self.maxItems { leaving.removeFirst() }
         leaving.append(LeavingItem(item: removed, slot: removed.slot.value(at: time), start: time))
         for i in k..<items.count {
             items[i].slot.animate(to: Double(i), at: time, duration: Self.animationDuration)
         }
-        axis.edges = edges
+        axis.edges = Self.edges(count: items.count, frame: frame)
         events.append(SceneEvent(time: time, widget: id, kind: .deleted(index: k, name: removed.name)))
         head(to: k < target ? target - 1 : min(target, items.count - 1), at: time)
     }
@@ -309,7 +318,7 @@ public final class Carousel: Widget {
         guard unsettled, axis.phase == .idle, time >= lastEnd else { return }
         unsettled = false
         heading = nil
-        let index = min(max(Int((axis.offset(at: time) / cell).rounded()), 0), items.count - 1)
+        let index = nearestIndex(to: axis.offset(at: time))
         selection = index
         guard reportedIndex != index || selected.uid != items[index].uid else { return }
         selected = (items[index].uid, items[index].name)
@@ -321,10 +330,10 @@ public final class Carousel: Widget {
 
     // MARK: semantics and drawing
 
-    /// Options sit where they will rest (around the item it is heading for, else the
-    /// selection), so a glide does not resend semantics every frame.
+    /// Options sit where they will rest (around the item it is heading for, or will land on;
+    /// the selection while a finger drags), so a glide does not resend semantics every frame.
     public var semantics: Semantics {
-        let x = Double(heading ?? selection) * cell
+        let x = Double(axis.phase == .tracking ? selection : headingIndex) * cell
         return Semantics(
             id: id, role: "listbox", label: "Items", frame: frame, valueText: selectedName,
             options: items.enumerated().map { i, item in
@@ -333,44 +342,5 @@ public final class Carousel: Widget {
                     id: "\(id).\(item.uid)", label: item.name, selected: item.uid == selected.uid,
                     frame: Rect(x: left, y: frame.minY, width: cell, height: frame.height))
             })
-    }
-
-    public func render(into list: inout DisplayList, theme: Theme) {
-        let x = contentOffset
-        list.save()
-        list.clip(frame)
-        for gone in leaving {
-            let progress = min(max((now - gone.start) / Self.animationDuration, 0), 1)
-            list.setAlpha(1 - progress)
-            draw(
-                gone.item, slot: gone.slot, size: Self.scale(slot: gone.slot, offset: x, cell: cell),
-                lift: progress * frame.height / 2, offset: x, into: &list, theme: theme)
-        }
-        list.setAlpha(1)
-        for item in items {
-            let slot = item.slot.value(at: now)
-            let size = Self.scale(slot: slot, offset: x, cell: cell) * item.appear.value(at: now)
-            draw(item, slot: slot, size: size, lift: 0, offset: x, into: &list, theme: theme)
-        }
-        list.restore()
-    }
-
-    /// One item's tile (the seed's (w − 10) square icon, scaled about the cell's centre) and name.
-    private func draw(
-        _ item: CarouselItem, slot: Double, size scale: Double, lift: Double, offset x: Double,
-        into list: inout DisplayList, theme: Theme
-    ) {
-        guard scale > 0.01 else { return }
-        let side = (cell - 10) * scale
-        let centre = Point(
-            x: frame.minX + cell * (slot + 2) - x + cell / 2, y: frame.midY - 10 - lift)
-        guard centre.x + side / 2 >= frame.minX, centre.x - side / 2 <= frame.maxX else { return }
-        list.setFill(item.icon.tile)
-        list.fillRoundRect(
-            Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side), radius: side * 0.22)
-        item.icon.drawGlyph(into: &list, centre: centre, size: side)
-        list.setFill(theme.secondaryText)
-        list.text(
-            item.name, x: centre.x, y: centre.y + side / 2 + 6, size: 12, align: .center, baseline: .top)
     }
 }
