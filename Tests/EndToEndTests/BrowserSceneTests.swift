@@ -36,6 +36,6 @@ import Testing
             try b.evaluate(
                 "document.getElementById('banner').hidden ? '' : document.getElementById('banner').textContent")
             as? String
-        #expect(banner == "no scene \"nope\" (scenes: demo, ruler, picker, picker-free, carousel)")
+        #expect(banner == "no scene \"nope\" (scenes: demo, ruler, picker, picker-free, carousel, roller)")
     }
 }

@@ -36,7 +36,8 @@ import Testing
     @Test("an unknown --scene is refused naming the scenes there are")
     func unknownScene() throws {
         let (out, _) = try run(["--layout", "--scene", "nope"])
-        #expect(out.contains("no scene \"nope\" (scenes: demo, ruler, picker, picker-free, carousel)"), "\(out)")
+        #expect(
+            out.contains("no scene \"nope\" (scenes: demo, ruler, picker, picker-free, carousel, roller)"), "\(out)")
     }
 
     @Test("a trace's '# scene:' line selects the scene; --scene overrides it")

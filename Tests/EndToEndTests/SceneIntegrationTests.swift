@@ -43,7 +43,8 @@ import WebSocketClient
         let e = try c.waitForError("unknown_scene")
         #expect(e["fatal"] as? Bool == true)
         #expect(
-            e["message"] as? String == "no scene \"carousel9\" (scenes: demo, ruler, picker, picker-free, carousel)")
+            e["message"] as? String
+                == "no scene \"carousel9\" (scenes: demo, ruler, picker, picker-free, carousel, roller)")
     }
 
     @Test("naming another scene than the room's is refused; the room keeps its scene and its state")

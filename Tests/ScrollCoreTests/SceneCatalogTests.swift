@@ -8,7 +8,7 @@ struct SceneCatalogTests {
 
     @Test func demoIsTheDefaultAndEveryWidgetSceneIsListed() {
         #expect(SceneCatalog.defaultName == "demo")
-        #expect(catalog.names == ["demo", "ruler", "picker", "picker-free", "carousel"])
+        #expect(catalog.names == ["demo", "ruler", "picker", "picker-free", "carousel", "roller"])
     }
 
     @Test func eachNameMakesAFreshSceneOfThatName() throws {
@@ -62,7 +62,9 @@ struct SceneCatalogTests {
     }
 
     @Test func anUnknownNameIsRefusedNamingItAndTheKnownOnes() {
-        #expect(catalog.make("roller") == nil)
-        #expect(catalog.unknown("roller") == "no scene \"roller\" (scenes: demo, ruler, picker, picker-free, carousel)")
+        #expect(catalog.make("odometer") == nil)
+        #expect(
+            catalog.unknown("odometer")
+                == "no scene \"odometer\" (scenes: demo, ruler, picker, picker-free, carousel, roller)")
     }
 }

@@ -47,6 +47,18 @@ public struct AnimatedValue: Sendable {
         schedule(EaseSimulation(from: from, to: target, duration: duration, curve: curve), target: target, at: time)
     }
 
+    /// Jumps to `from` at `time`, then eases to `target` (a roller column's restart at the top).
+    public mutating func animate(
+        from: Double, to target: Double, at time: Double, duration: Double, curve: CubicBezierEasing = .easeInOut
+    ) {
+        schedule(EaseSimulation(from: from, to: target, duration: duration, curve: curve), target: target, at: time)
+    }
+
+    /// Runs `simulation` from `time`; it ends exactly on `target`.
+    public mutating func run(_ simulation: any Simulation, at time: Double, target: Double) {
+        schedule(simulation, target: target, at: time)
+    }
+
     /// Springs from the value and velocity at `time` to `target`.
     public mutating func spring(to target: Double, at time: Double, spring: SpringDescription = .bounce) {
         let simulation = SpringSimulation(
