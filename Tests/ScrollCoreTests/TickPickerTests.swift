@@ -97,6 +97,18 @@ struct PickerRun {
         #expect(run.movedValues.allSatisfy { (0...100).contains($0) })
     }
 
+    @Test("one arrival swinging across the whole range again and again clicks at most one range's worth (N + 1)")
+    func clicksPerArrivalAreBounded() {
+        var run = PickerRun()
+        run.pointer(.down, x: 380, at: 1)
+        // 128 samples of one message, all applied at t = 1.1: 0 → 100 → 0 → 100 …
+        for i in 0..<128 { run.pointer(.move, x: i % 2 == 0 ? -700 : 380, at: 1.1) }
+        #expect(run.movedValues.count == 101)
+        #expect(run.movedValues == Array(1...100) + [99])
+        run.pointer(.move, x: -700, at: 1.2)  // a later arrival clicks again
+        #expect(run.movedValues.count == 101 + 100)  // back at 0 after the burst: 1…100 again
+    }
+
     @Test("moving back off an edge moves at once: no stored overshoot (bounces = false)")
     func noOvershootStored() {
         var run = PickerRun()

@@ -17,6 +17,10 @@ struct TickDial: Sendable {
     private var reporter = ValueReporter()
     /// The latest time seen: crossings found on a motion never go back before it.
     private var clock = -Double.infinity
+    /// Clicks made by jumps at one input time. A message's coalesced samples all arrive at once,
+    /// and a hostile one could swing across the whole scale and back in every sample (128 × N
+    /// clicks sent to every client); at one time at most one scale's worth is clicked.
+    private var burst = (time: -Double.infinity, clicks: 0)
 
     /// Starts at rest on the tick standing for `index`; `snaps`: rest on ticks only.
     init(scale: TickScale, index: Int, snaps: Bool, clicks: Bool) {
@@ -155,10 +159,13 @@ struct TickDial: Sendable {
             let direction = target > tick ? 1 : -1
             reporter.flush(upTo: time, into: &events)
             if clicks {
-                while tick != target {
-                    tick += direction
-                    events.append(.crossed(tick: tick, at: time))
+                if burst.time != time { burst = (time, 0) }
+                let budget = scale.indices.count - burst.clicks
+                let passed = min(abs(target - tick), max(budget, 0))
+                for k in 1...max(passed, 1) where passed > 0 {
+                    events.append(.crossed(tick: tick + k * direction, at: time))
                 }
+                burst.clicks += passed
             }
             tick = target
             reporter.changed(to: tick, at: time, into: &events)
