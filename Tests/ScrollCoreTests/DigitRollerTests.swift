@@ -140,6 +140,37 @@ import Testing
         }
     }
 
+    @Test("decimals and a unit: 725 tenths read \"72.5 kg\", 5 read \"0.5 kg\"; a point is drawn")
+    func decimals() throws {
+        let roller = DigitRoller(id: "w", frame: DemoScene.readoutFrame, decimals: 1, unit: "kg") { 725 }
+        #expect(roller.text(725) == "72.5 kg" && roller.text(5) == "0.5 kg" && roller.text(9999) == "999.9 kg")
+        #expect(roller.semantics.valueText == "72.5 kg" && roller.actions.isEmpty)
+        var list = DisplayList()
+        roller.render(into: &list, theme: .light)
+        let texts = try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
+            if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+        }
+        #expect(texts.contains(".") && texts.contains("kg") && texts.contains("7") && texts.contains("5"))
+    }
+
+    @Test("the weight readout rolls after the ruler and settles on its value; only the ruler reports it")
+    func readoutFollowsTheRuler() throws {
+        var d = SceneDriver(RulerScene.make())
+        let key = PointerKey(client: "a", pointer: 1)
+        func pointer(_ phase: PointerPhase, _ x: Double, _ t: Double) {
+            d.apply(.pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: 214), clientTime: t)), at: t)
+        }
+        pointer(.down, 300, 0)
+        for i in 1...10 { pointer(.move, 300 - 25.7 * Double(i), 0.016 * Double(i)) }
+        pointer(.up, 43, 0.3)
+        d.settle()
+        let readout = try #require(d.scene.semantics.first { $0.id == "readout" })
+        #expect(readout.valueText == "75.1 kg")
+        #expect(d.events.allSatisfy { $0.widget == "ruler" })
+        let roller = try #require(d.scene.widget("readout") as? DigitRoller)
+        #expect((0..<roller.columnCount).map { roller.row($0) } == [1, 5, 7])
+    }
+
     @Test("not animated: the columns jump and the number is reported at once")
     func jump() {
         let d = run([(1, ["n": 987, "animated": false])])

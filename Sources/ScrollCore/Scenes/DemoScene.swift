@@ -5,7 +5,7 @@ public enum DemoScene {
     public static let name = "demo"
     public static let size = Size(width: 390, height: 844)
 
-    /// Weight readout ("72.5 kg"); the digit roller takes this slot when it lands.
+    /// Weight readout ("72.5 kg"): a digit roller following the ruler.
     public static let readoutFrame = Rect(x: 0, y: 48, width: 390, height: 80)
     public static let rulerFrame = Rect(x: 0, y: 150, width: 390, height: 128)
     /// Tick picker (y 300–370); its count below it (370–406).

@@ -10,12 +10,12 @@ public enum PickerScene {
         Scene(name: snaps ? name : freeName, size: size, widgets: widgets(pickerFrame: pickerFrame, snaps: snaps))
     }
 
-    /// The picker (0…100, starting at 0) and its count in the 36 pt below it (shared with
+    /// The picker (0…100, starting at 0) and its count (a digit roller) in the 36 pt below it (shared with
     /// the demo scene).
     static func widgets(pickerFrame frame: Rect, snaps: Bool = true) -> [Widget] {
         let picker = TickPicker(id: "picker", frame: frame, snaps: snaps)
         let countFrame = Rect(x: frame.x, y: frame.maxY, width: frame.width, height: 36)
-        let count = ReadoutLabel(id: "count", frame: countFrame, label: "Count", fontSize: 22) { picker.valueText }
+        let count = DigitRoller(id: "count", frame: countFrame, label: "Count") { picker.value }
         return [picker, count]
     }
 }

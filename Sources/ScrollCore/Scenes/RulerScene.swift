@@ -8,10 +8,12 @@ public enum RulerScene {
         Scene(name: name, size: size, widgets: widgets(rulerValue: rulerValue))
     }
 
-    /// The readout mirroring the ruler, and the ruler (shared with the demo scene).
+    /// The readout (a digit roller following the ruler) and the ruler (shared with the demo scene).
     static func widgets(rulerValue: Double) -> [Widget] {
         let ruler = WeightRuler(id: "ruler", frame: DemoScene.rulerFrame, value: rulerValue)
-        let readout = ReadoutLabel(id: "readout", frame: DemoScene.readoutFrame, label: "Weight") { ruler.valueText }
+        let readout = DigitRoller(
+            id: "readout", frame: DemoScene.readoutFrame, decimals: 1, unit: "kg", label: "Weight"
+        ) { ruler.tenths }
         return [readout, ruler]
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The digit roller (WIDGETS.md §4, seed 001): an odometer whose columns roll with carry,
 /// several turns, ease-in and ease-out, on the seed's timeline. Every column's row is an
 /// `AnimatedValue`, so what it shows is a pure function of scene time.
@@ -5,15 +7,28 @@
 /// A change that arrives while it rolls waits; beyond the seed, only the newest waiting change
 /// is kept, so the label never falls behind continuous input: it shows the last change at most
 /// one running roll plus one roll of the newest change after it arrived.
+///
+/// As a readout it follows a `source` (the ruler's tenths, the picker's count) instead of
+/// actions, with `decimals` drawn after a point and a `unit`: "72.5 kg" with rolling digits.
 public final class DigitRoller: Widget {
     public static let maxColumns = 8
     /// Re-laying the columns when one is added (the seed's `layoutCell`).
     public static let growDuration = 0.2
+    /// A readout rolls each change of its source with this interval (the seed's `interval`
+    /// argument) rather than the default, which grows with the change (1.8 s for 72.5 → 75.1):
+    /// with only the newest change waiting it stays within about a second of what it reads.
+    public static let readoutInterval = 0.3
 
     public let id: String
     public let frame: Rect
     /// nil: automatic (grow on the left up to `maxColumns`).
     public let fixedColumns: Int?
+    /// Digits after the decimal point: the number counts units of 10^−decimals.
+    public let decimals: Int
+    public let unit: String?
+    public let label: String
+    /// A readout's value; nil for a roller driven by `changeTo`.
+    private let source: (() -> Int)?
     /// The number last accepted (the seed's `displayedNumber`): a change to it is refused.
     public private(set) var number: Int
     /// The number the columns roll to now.
@@ -27,43 +42,71 @@ public final class DigitRoller: Widget {
     private var reported: Int
     private var now = 0.0
 
-    public init(id: String = "roller", frame: Rect, number: Int = 0, columns: Int? = nil) {
+    public init(
+        id: String = "roller", frame: Rect, number: Int = 0, columns: Int? = nil, decimals: Int = 0,
+        unit: String? = nil, label: String = "Number", source: (() -> Int)? = nil
+    ) {
         precondition(number >= 0 && RollerPlan.columns(for: number) <= Self.maxColumns, "number out of range")
         self.id = id
         self.frame = frame
-        fixedColumns = columns.map { min(max($0, 1), Self.maxColumns) }
-        self.number = number
-        rollingTo = number
-        reported = number
-        let count = fixedColumns ?? RollerPlan.columns(for: number)
-        rows = RollerPlan.digits(of: number, count: count).map { AnimatedValue(Double($0)) }
+        let places = min(max(decimals, 0), Self.maxColumns - 1)
+        self.decimals = places
+        fixedColumns = columns.map { min(max($0, places + 1), Self.maxColumns) }
+        self.unit = unit
+        self.label = label
+        self.source = source
+        let start = source?() ?? number
+        self.number = start
+        rollingTo = start
+        reported = start
+        let count = fixedColumns ?? max(RollerPlan.columns(for: start), self.decimals + 1)
+        rows = RollerPlan.digits(of: start, count: count).map { AnimatedValue(Double($0)) }
         lefts = []
         lefts = (0..<count).map { AnimatedValue(columnX($0, of: count)) }
     }
 
     public var columnCount: Int { rows.count }
-    var columnWidth: Double { frame.height * 0.42 }
+    /// A bold digit of DejaVu Sans is 0.7 em wide: columns as wide, so digits neither touch nor gap.
+    var columnWidth: Double { fontSize * 0.7 }
+    var fontSize: Double { frame.height * 0.7 }
     private var maxColumns: Int { fixedColumns ?? Self.maxColumns }
+    /// Room for the decimal point, and for the unit after the digits.
+    private var pointWidth: Double { decimals > 0 ? fontSize * 0.3 : 0 }
+    private var unitWidth: Double { unit.map { fontSize * 0.3 + Double($0.count) * fontSize * 0.62 } ?? 0 }
 
-    /// Column i's centre when `count` columns are shown, centred in the frame.
+    /// Column i's centre when `count` columns are shown, the whole group centred in the frame.
     private func columnX(_ i: Int, of count: Int) -> Double {
-        frame.midX + (Double(count) / 2 - Double(i) - 0.5) * columnWidth
+        let width = Double(count) * columnWidth + pointWidth + unitWidth
+        let right = frame.midX + width / 2 - unitWidth
+        return right - (Double(i) + 0.5) * columnWidth - (i >= decimals ? pointWidth : 0)
     }
 
-    public var isAnimating: Bool { now < busyUntil || waiting != nil || reported != rollingTo }
+    /// `n` as text: "72.5 kg" for 725 with one decimal and the unit kg.
+    public func text(_ n: Int) -> String {
+        var digits = String(n)
+        if decimals > 0 {
+            digits = String(repeating: "0", count: max(decimals + 1 - digits.count, 0)) + digits
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
+        }
+        return unit.map { digits + " " + $0 } ?? digits
+    }
+
+    public var isAnimating: Bool {
+        now < busyUntil || waiting != nil || reported != rollingTo || (source.map { $0() != number } ?? false)
+    }
 
     /// The row column i is at, at the latest time seen.
     public func row(_ i: Int) -> Double { rows[i].value(at: now) }
 
     public var semantics: Semantics {
-        Semantics(id: id, role: "status", label: "Number", frame: frame, valueText: String(reported))
+        Semantics(id: id, role: "status", label: label, frame: frame, valueText: text(reported))
     }
 
     public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool { false }
 
     // MARK: changes
 
-    public var actions: [String] { ["changeTo"] }
+    public var actions: [String] { source == nil ? ["changeTo"] : [] }
 
     public func check(_ action: ActionInput) throws(ActionError) {
         _ = try change(action)
@@ -73,15 +116,20 @@ public final class DigitRoller: Widget {
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
         let (n, animated, interval) = try change(action)
         now = time
+        accept(n, animated: animated, interval: interval, at: time)
+        update(at: time, events: &events)
+    }
+
+    /// The seed's `changeToNumber:interval:animated:` once checked: waits while it rolls.
+    private func accept(_ n: Int, animated: Bool, interval: Double?, at time: Double) {
         number = n
-        if now < busyUntil || waiting != nil {
+        if time < busyUntil || waiting != nil {
             waiting = (n, interval)
         } else if animated {
             roll(to: n, interval: interval, at: time)
         } else {
             jump(to: n, at: time)
         }
-        update(at: time, events: &events)
     }
 
     private func change(_ action: ActionInput) throws(ActionError) -> (Int, Bool, Double?) {
@@ -171,6 +219,10 @@ public final class DigitRoller: Widget {
     /// Plays the waiting change when the roll ends (at that exact time), and reports the
     /// number once it has settled.
     private func update(at time: Double, events: inout [SceneEvent]) {
+        // A readout follows its source (values it cannot show are not taken).
+        if let value = source?(), value != number, value >= 0, RollerPlan.columns(for: value) <= maxColumns {
+            accept(value, animated: true, interval: Self.readoutInterval, at: time)
+        }
         while let next = waiting, busyUntil <= time {
             waiting = nil
             if next.n != rollingTo { roll(to: next.n, interval: next.interval, at: busyUntil) }
@@ -181,19 +233,26 @@ public final class DigitRoller: Widget {
         }
         guard time >= busyUntil, waiting == nil, reported != rollingTo else { return }
         reported = rollingTo
+        // A readout's value is reported by the widget it reads.
+        guard source == nil else { return }
         events.append(
             SceneEvent(
                 time: min(time, max(busyUntil, 0)), widget: id,
-                kind: .value(Double(reported), text: String(reported), final: true)))
+                kind: .value(Double(reported), text: text(reported), final: true)))
     }
 
     // MARK: drawing
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let rowHeight = frame.height, size = frame.height * 0.7
+        let rowHeight = frame.height
         list.save()
         list.setFill(theme.text)
-        for i in rows.indices {
+        // Leading zeros are not drawn (a column is while it rolls, and from the units up).
+        let shown = rows.indices.filter { i in
+            i <= decimals || rollingTo >= Int(pow(10, Double(i)))
+                || rows[i].value(at: now).truncatingRemainder(dividingBy: 10) != 0
+        }
+        for i in shown {
             let x = lefts[i].value(at: now), row = rows[i].value(at: now)
             let cell = Rect(x: x - columnWidth / 2, y: frame.minY, width: columnWidth, height: rowHeight)
             list.save()
@@ -202,9 +261,18 @@ public final class DigitRoller: Widget {
             let first = max(Int(row.rounded(.down)), 0)
             for r in first...min(first + 1, 10) {
                 let y = frame.midY + (Double(r) - row) * rowHeight
-                list.text(String(r % 10), x: x, y: y, size: size, align: .center, baseline: .middle, weight: .bold)
+                list.text(String(r % 10), x: x, y: y, size: fontSize, align: .center, baseline: .middle, weight: .bold)
             }
             list.restore()
+        }
+        if decimals > 0, rows.count > decimals {
+            let x = lefts[decimals - 1].value(at: now) - columnWidth / 2 - pointWidth / 2
+            list.text(".", x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
+        }
+        if let unit, let ones = lefts.first?.value(at: now) {
+            list.text(
+                unit, x: ones + columnWidth / 2 + fontSize * 0.3, y: frame.midY, size: fontSize, align: .left,
+                baseline: .middle, weight: .bold)
         }
         list.restore()
     }
