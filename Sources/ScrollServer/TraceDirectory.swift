@@ -15,9 +15,9 @@ final class TraceDirectory {
     private let logger: Logger
     private var files: [String: (fd: Int32, recorder: TraceRecorder)] = [:]
     private var failed: Set<String> = []
-    /// Each room's scene, written as the file's first line (`# scene: NAME`) so that
-    /// widget-replay replays against the same scene.
-    private var scenes: [String: String] = [:]
+    /// Each room's scene and dice seed, written as the file's first lines (`# scene: NAME`,
+    /// `# seed: N`) so that widget-replay replays against the same scene drawing the same numbers.
+    private var scenes: [String: (name: String, seed: UInt64)] = [:]
 
     init(path: String, logger: Logger) throws {
         self.path = path
@@ -36,8 +36,8 @@ final class TraceDirectory {
     deinit { for f in files.values { close(f.fd) } }
 
     /// Called when a room is created, before anything of it is recorded.
-    func created(room: String, scene: String) {
-        scenes[room] = scene
+    func created(room: String, scene: String, seed: UInt64) {
+        scenes[room] = (scene, seed)
     }
 
     func record(_ message: ClientMessage, client: String, room: String, roomTime: Double) {
@@ -71,7 +71,8 @@ final class TraceDirectory {
                 logger.info("recording", metadata: ["room": "\(room)", "file": "\(file)"])
                 let f = (fd: fd, recorder: TraceRecorder())
                 files[room] = f
-                write(f.fd, "# scene: \(scenes[room] ?? SceneCatalog.defaultName)\n", room: room)
+                let scene = scenes[room] ?? (SceneCatalog.defaultName, 0)
+                write(f.fd, "# scene: \(scene.name)\n# seed: \(scene.seed)\n", room: room)
                 return f
             }
             if errno != EEXIST { break }

@@ -94,9 +94,12 @@ extension WebSocketServer {
                     client, ProtocolError(.serverFull, "the server has \(config.maxRooms) rooms in use"), fatal: true)
                 return
             }
+            // The room's random numbers (the roller's "random" button) come from this seed,
+            // which the trace records, so a replay draws the same numbers.
+            scene.dice.reseed(UInt64.random(in: 0...UInt64(Int64.max)))
             room = Room(name: hello.room, scene: scene, origin: now)
             rooms[hello.room] = room
-            traces?.created(room: room.name, scene: scene.name)
+            traces?.created(room: room.name, scene: scene.name, seed: scene.dice.seed)
         }
         room.lastActivity = now
         client.room = room

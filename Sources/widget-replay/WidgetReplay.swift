@@ -86,7 +86,12 @@ struct WidgetReplay: ParsableCommand {
             if let svgPath { try write(try live.svg(), to: svgPath) }
             return
         }
-        let result = Replayer(fps: fps, stopAt: atMilliseconds, makeScene: try makeScene(sceneName)).run(entries)
+        let make = try makeScene(sceneName), seed = Self.recordedSeed(in: text) ?? 0
+        let result = Replayer(fps: fps, stopAt: atMilliseconds) {
+            let scene = make()
+            scene.dice.reseed(seed)
+            return scene
+        }.run(entries)
         for refusal in result.refused { warn("refused \(refusal.entry.jsonLine): \(refusal.message)") }
         print(PrettyJSON.render(result.json))
         if let svgPath { try write(try SVGRenderer.render(result.scene, theme: theme), to: svgPath) }
@@ -100,10 +105,15 @@ struct WidgetReplay: ParsableCommand {
     }
 
     /// The scene a recorded trace names in its header comment (`# scene: NAME`).
-    static func recordedScene(in text: String) -> String? {
+    static func recordedScene(in text: String) -> String? { header("scene:", in: text) }
+
+    /// The dice seed a recorded trace names (`# seed: N`): random draws replay the same.
+    static func recordedSeed(in text: String) -> UInt64? { header("seed:", in: text).flatMap { UInt64($0) } }
+
+    private static func header(_ key: Substring, in text: String) -> String? {
         for line in text.split(separator: "\n", maxSplits: 20) where line.hasPrefix("#") {
             let words = line.dropFirst().split(separator: " ")
-            if words.count == 2, words[0] == "scene:" { return String(words[1]) }
+            if words.count == 2, words[0] == key { return String(words[1]) }
         }
         return nil
     }

@@ -28,8 +28,9 @@ import WebSocketClient
         let frame = try DecodedFrame(try c.waitForBinary())
         #expect(!frame.isDelta)
         #expect(frame.version == UInt8(ProtocolVersion.current))
-        // Background, then one layer per widget: readout, ruler, picker, count, carousel, itemName.
-        #expect(frame.layers.count == 7)
+        // Background, then one layer per widget: readout, ruler, picker, count, carousel, itemName,
+        // roller and its five buttons.
+        #expect(frame.layers.count == 13)
         #expect(frame.layers.allSatisfy { $0.ops != nil })
     }
 
@@ -262,7 +263,7 @@ import WebSocketClient
         for (message, mentions) in [
             (
                 setValue(80, widget: "foo"),
-                #"no widget "foo" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)"#
+                #"no widget "foo" in this scene (widgets: readout, ruler, picker, count, carousel, itemName, roller, rollerPlus1, rollerPlus9, rollerPlus99, rollerMinus1, rollerRandom)"#
             ),
             (
                 ["type": "action", "widget": "ruler", "action": "spin", "t": 1],

@@ -52,7 +52,7 @@ import Testing
         #expect(result.finalValues == [75.5])
         #expect(
             result.refused.map(\.message) == [
-                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)",
+                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName, roller, rollerPlus1, rollerPlus9, rollerPlus99, rollerMinus1, rollerRandom)",
                 "no action \"spin\" on widget \"ruler\" (it has: setValue)",
                 "setValue on \"ruler\": args.value must be a finite number within 8.5…999.9",
             ])

@@ -117,6 +117,9 @@ import Testing
                     ("count", .object([("text", "0")])),
                     ("carousel", .object([("text", "Star")])),
                     ("itemName", .object([("text", "Star")])),
+                    ("roller", .object([("text", "0")])),
+                    ("rollerPlus1", .object([])), ("rollerPlus9", .object([])), ("rollerPlus99", .object([])),
+                    ("rollerMinus1", .object([])), ("rollerRandom", .object([])),
                 ]))
     }
 

@@ -23,13 +23,17 @@ struct SceneCatalogTests {
     func demoIsPhoneSized() throws {
         let demo = try #require(catalog.make("demo"))
         #expect(demo.size == Size(width: 390, height: 844))
-        #expect(demo.widgets.map(\.id) == ["readout", "ruler", "picker", "count", "carousel", "itemName"])
+        #expect(
+            demo.widgets.map(\.id) == [
+                "readout", "ruler", "picker", "count", "carousel", "itemName", "roller", "rollerPlus1", "rollerPlus9",
+                "rollerPlus99", "rollerMinus1", "rollerRandom",
+            ])
     }
 
     @Test("demo widgets and reserved slots stack top to bottom inside the canvas without overlapping")
     func demoStacksWithoutOverlap() throws {
         let demo = try #require(catalog.make("demo"))
-        let rects = demo.widgets.map(\.frame) + [DemoScene.rollerSlot]
+        let rects = demo.widgets.filter { !($0 is PushButton) }.map(\.frame)
         for (a, b) in zip(rects, rects.dropFirst()) {
             #expect(a.maxY <= b.minY, "\(a) must end above \(b)")
         }

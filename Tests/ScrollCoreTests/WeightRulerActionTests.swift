@@ -64,7 +64,8 @@ import Testing
         let scene = DemoScene.make()
         #expect(
             throws: ActionError(
-                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName)")
+                "no widget \"foo\" in this scene (widgets: readout, ruler, picker, count, carousel, itemName, roller, rollerPlus1, rollerPlus9, rollerPlus99, rollerMinus1, rollerRandom)"
+            )
         ) {
             try scene.check(ActionInput(widget: "foo", name: "setValue", args: ["value": 80]))
         }

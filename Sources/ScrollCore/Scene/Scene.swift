@@ -21,10 +21,14 @@ public final class Scene {
     private var captures: [PointerKey: Int] = [:]
     private var pendingEvents: [SceneEvent] = []
 
-    public init(name: String = "custom", size: Size, widgets: [Widget]) {
+    /// Its random numbers; the server reseeds a new room's and records the seed.
+    public let dice: Dice
+
+    public init(name: String = "custom", size: Size, widgets: [Widget], dice: Dice = Dice()) {
         self.name = name
         self.size = size
         self.widgets = widgets
+        self.dice = dice
     }
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }

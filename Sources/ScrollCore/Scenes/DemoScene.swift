@@ -12,13 +12,15 @@ public enum DemoScene {
     public static let pickerFrame = Rect(x: 0, y: 300, width: 390, height: 70)
     /// Carousel (y 430–580); the selected item's name below it (580–616).
     public static let carouselFrame = Rect(x: 0, y: 430, width: 390, height: 150)
-    /// Reserved: standalone digit roller (y 640–720) and its buttons (730–790).
-    public static let rollerSlot = Rect(x: 0, y: 640, width: 390, height: 150)
+    /// The standalone digit roller (y 640–720); its buttons below it (730–774).
+    public static let rollerFrame = Rect(x: 0, y: 640, width: 390, height: 80)
 
     public static func make(rulerValue: Double = 72.5) -> Scene {
-        Scene(
+        let dice = Dice()
+        return Scene(
             name: name, size: size,
             widgets: RulerScene.widgets(rulerValue: rulerValue) + PickerScene.widgets(pickerFrame: pickerFrame)
-                + CarouselScene.widgets(carouselFrame: carouselFrame))
+                + CarouselScene.widgets(carouselFrame: carouselFrame)
+                + RollerScene.widgets(rollerFrame: rollerFrame, dice: dice), dice: dice)
     }
 }

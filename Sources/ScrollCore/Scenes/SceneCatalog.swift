@@ -22,7 +22,7 @@ public struct SceneCatalog: Sendable {
             PickerScene.make(snaps: false)
         },
         Entry(name: CarouselScene.name, summary: "the carousel and the selected item's name") { CarouselScene.make() },
-        Entry(name: RollerScene.name, summary: "the digit roller, driven by changeTo actions") { RollerScene.make() },
+        Entry(name: RollerScene.name, summary: "the digit roller and its buttons") { RollerScene.make() },
     ])
 
     public let entries: [Entry]

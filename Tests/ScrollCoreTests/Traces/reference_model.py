@@ -750,6 +750,9 @@ class Scene:
             else:                    # the carousel and its label: the settled selection's name
                 out["carousel"] = {"text": w.label}
                 out["itemName"] = {"text": w.label}
+        if self.name == "demo":      # the standalone roller, untouched (0), and its buttons (no value)
+            out["roller"] = {"text": "0"}
+            for b in ("rollerPlus1", "rollerPlus9", "rollerPlus99", "rollerMinus1", "rollerRandom"): out[b] = {}
         return out
 
     def events(self):        # every widget's events, in time order (stable)

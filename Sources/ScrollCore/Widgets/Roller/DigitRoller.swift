@@ -120,6 +120,15 @@ public final class DigitRoller: Widget {
         update(at: time, events: &events)
     }
 
+    /// Rolls to `n` as `changeTo` would; a number it cannot show, or the one shown, is ignored
+    /// (the roller's buttons: −1 at 0 does nothing).
+    public func show(_ n: Int, at time: Double, events: inout [SceneEvent]) {
+        now = time
+        guard n >= 0, RollerPlan.columns(for: n) <= maxColumns, n != number else { return }
+        accept(n, animated: true, interval: nil, at: time)
+        update(at: time, events: &events)
+    }
+
     /// The seed's `changeToNumber:interval:animated:` once checked: waits while it rolls.
     private func accept(_ n: Int, animated: Bool, interval: Double?, at time: Double) {
         number = n
