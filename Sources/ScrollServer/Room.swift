@@ -56,7 +56,7 @@ package final class Room: RoomFeed {
 
     /// The latest frame for `theme`, rendered now if anything changed since the last one.
     package func frame(theme: Theme) -> SharedFrame {
-        let i = cacheIndex(theme.name)
+        let i = cacheIndex(theme.renderKey)
         if frames[i].renderedChange != changeCount || frames[i].frame == nil {
             let encoded = frames[i].encoder.encode(scene.render(theme: theme), time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.

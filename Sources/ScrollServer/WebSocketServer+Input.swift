@@ -103,7 +103,7 @@ extension WebSocketServer {
         }
         room.lastActivity = now
         client.room = room
-        client.theme = Theme.named(hello.theme) ?? .light
+        client.theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
         room.clients.append(client.id)
         // Not subject to the control cap: without a welcome the page never starts.
         queue(

@@ -171,6 +171,26 @@ import Testing
         #expect((0..<roller.columnCount).map { roller.row($0) } == [1, 5, 7])
     }
 
+    @Test("reduced motion: the same roller drawn for those clients shows the number it heads for, never rolling")
+    func reducedMotion() throws {
+        var d = SceneDriver(RollerScene.make())
+        d.apply(change(["n": 521, "animated": false]), at: 0)
+        d.apply(change(["n": 542]), at: 1)
+        d.apply(.leave(client: "x"), at: 1.5)  // mid-roll
+        let roller = try #require(d.scene.widget("roller") as? DigitRoller)
+        func digits(_ theme: Theme) throws -> [String] {
+            var list = DisplayList()
+            roller.render(into: &list, theme: theme)
+            return try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
+                if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+            }
+        }
+        #expect(try digits(Theme.light.reducingMotion(true)) == ["2", "4", "5"])
+        #expect(try digits(.light) != ["2", "4", "5"])  // rolling: more than one row per column
+        #expect(Theme.light.reducingMotion(true).renderKey != Theme.light.renderKey)
+        #expect(roller.semantics.valueText == "521")  // the shared state is the same for everyone
+    }
+
     @Test("not animated: the columns jump and the number is reported at once")
     func jump() {
         let d = run([(1, ["n": 987, "animated": false])])

@@ -20,6 +20,19 @@ public struct Theme: Sendable, Equatable, Hashable {
     public var tick: Color
     public var faintTick: Color
     public var accent: Color
+    /// Clients that asked for reduced motion see settled values instead of rolling digits: a
+    /// rendering choice per client group, like the colours; the room's state is the same.
+    public var reducedMotion = false
+
+    /// What frames are cached under: one per theme and motion preference in use.
+    public var renderKey: String { reducedMotion ? name + "/reduced-motion" : name }
+
+    /// This theme for clients that do (or do not) want reduced motion.
+    public func reducingMotion(_ reduced: Bool) -> Theme {
+        var theme = self
+        theme.reducedMotion = reduced
+        return theme
+    }
 
     public static let light = Theme(
         name: "light", background: Color(hex: 0xF2F2F7), surface: Color(hex: 0xFFFFFF),

@@ -254,6 +254,10 @@ public final class DigitRoller: Widget {
 
     public func render(into list: inout DisplayList, theme: Theme) {
         let rowHeight = frame.height
+        // Reduced motion: the number it is heading for, every column at rest, no rolling.
+        let still = theme.reducedMotion ? RollerPlan.digits(of: number, count: rows.count).map(Double.init) : nil
+        func rowOf(_ i: Int) -> Double { still?[i] ?? rows[i].value(at: now) }
+        func left(_ i: Int) -> Double { theme.reducedMotion ? lefts[i].target : lefts[i].value(at: now) }
         list.save()
         list.setFill(theme.text)
         // Leading zeros are not drawn (a column is while it rolls, and from the units up).
@@ -262,23 +266,25 @@ public final class DigitRoller: Widget {
                 || rows[i].value(at: now).truncatingRemainder(dividingBy: 10) != 0
         }
         for i in shown {
-            let x = lefts[i].value(at: now), row = rows[i].value(at: now)
+            let x = left(i), row = rowOf(i)
             let cell = Rect(x: x - columnWidth / 2, y: frame.minY, width: columnWidth, height: rowHeight)
             list.save()
             list.clip(cell)
             // The strip's rows next to `row` (0…10; row 10 is the bottom 0).
             let first = max(Int(row.rounded(.down)), 0)
-            for r in first...min(first + 1, 10) {
+            // At rest on a row only that row shows; between two rows, both.
+            for r in first...(Double(first) == row ? first : min(first + 1, 10)) {
                 let y = frame.midY + (Double(r) - row) * rowHeight
                 list.text(String(r % 10), x: x, y: y, size: fontSize, align: .center, baseline: .middle, weight: .bold)
             }
             list.restore()
         }
         if decimals > 0, rows.count > decimals {
-            let x = lefts[decimals - 1].value(at: now) - columnWidth / 2 - pointWidth / 2
+            let x = left(decimals - 1) - columnWidth / 2 - pointWidth / 2
             list.text(".", x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
         }
-        if let unit, let ones = lefts.first?.value(at: now) {
+        if let unit, !lefts.isEmpty {
+            let ones = left(0)
             list.text(
                 unit, x: ones + columnWidth / 2 + fontSize * 0.3, y: frame.midY, size: fontSize, align: .left,
                 baseline: .middle, weight: .bold)
