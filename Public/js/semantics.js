@@ -34,7 +34,9 @@ export class SemanticsLayer {
       setAttr(el, "aria-valuemin", w.valueMin);
       setAttr(el, "aria-valuemax", w.valueMax);
       setAttr(el, "aria-valuetext", w.valueText);
-      if (w.role === "status") el.textContent = w.valueText ?? "";
+      // A status is spoken by the announcer once it settles (final values); its own region
+      // stays quiet, or a settled number would be read twice.
+      if (w.role === "status") { el.textContent = w.valueText ?? ""; el.setAttribute("aria-live", "off"); }
       updateOptions(el, w.options ?? []);
     }
     for (const [id, el] of this.nodes) if (!seen.has(id)) { el.remove(); this.nodes.delete(id); this.keys.delete(id); }

@@ -19,6 +19,8 @@ public final class Scene {
     public private(set) var time: Double = 0
     public private(set) var widgets: [Widget]
     private var captures: [PointerKey: Int] = [:]
+    /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
+    private var drawings: [String: [(key: AnyHashable, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
@@ -97,7 +99,9 @@ public final class Scene {
         return pendingEvents
     }
 
-    /// One layer per widget (id = index + 1) over a background layer (id 0).
+    /// One layer per widget (id = index + 1) over a background layer (id 0). A widget whose
+    /// `drawingKey` is what it was when last drawn for this theme is not drawn again: its list
+    /// is reused (most widgets stand still while one moves).
     public func render(theme: Theme) -> [Layer] {
         var layers: [Layer] = []
         layers.reserveCapacity(widgets.count + 1)
@@ -105,9 +109,17 @@ public final class Scene {
         background.setFill(theme.background)
         background.fillRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
         layers.append(Layer(id: 0, list: background))
+        let cache = theme.renderKey
+        if drawings[cache] == nil { drawings[cache] = Array(repeating: nil, count: widgets.count) }
         for (i, w) in widgets.enumerated() {
+            let key = w.drawingKey
+            if let key, let hit = drawings[cache]?[i], hit.key == key {
+                layers.append(Layer(id: UInt16(i + 1), list: hit.list))
+                continue
+            }
             var list = DisplayList(reservingCapacity: 1024)
             w.render(into: &list, theme: theme)
+            drawings[cache]?[i] = key.map { ($0, list) }
             layers.append(Layer(id: UInt16(i + 1), list: list))
         }
         return layers

@@ -22,6 +22,7 @@ public final class PushButton: Widget {
     }
 
     public var isAnimating: Bool { false }
+    public var drawingKey: AnyHashable? { isPressed }
     public var isPressed: Bool { finger != nil && inside }
 
     public var semantics: Semantics {

@@ -12,6 +12,7 @@ public final class ReadoutLabel: Widget {
     }
 
     public var isAnimating: Bool { false }
+    public var drawingKey: AnyHashable? { text }
     public var text: String { source() }
 
     public var semantics: Semantics {

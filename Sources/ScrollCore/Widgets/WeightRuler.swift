@@ -28,6 +28,7 @@ public final class WeightRuler: DialWidget, Widget {
     public var value: Double { Double(tenths) / 10 }
     public var valueText: String { Self.text(tenths: tenths) }
     public var isAnimating: Bool { dial.isMoving }
+    public var drawingKey: AnyHashable? { contentOffset }
 
     public static func text(tenths: Int) -> String { "\(tenths / 10).\(tenths % 10) kg" }
 

@@ -133,9 +133,13 @@ public protocol Widget: AnyObject {
     func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError)
     func advance(to time: Double, events: inout [SceneEvent])
     func render(into list: inout DisplayList, theme: Theme)
+    /// Everything its drawing depends on besides the theme, or nil to be drawn every frame:
+    /// while the key stays the same the scene reuses the last drawing.
+    var drawingKey: AnyHashable? { get }
 }
 
 extension Widget {
+    public var drawingKey: AnyHashable? { nil }
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
     public var keys: [String] { [] }
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }

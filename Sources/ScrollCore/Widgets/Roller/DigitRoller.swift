@@ -95,6 +95,12 @@ public final class DigitRoller: Widget {
         now < busyUntil || waiting != nil || reported != rollingTo || (source.map { $0() != number } ?? false)
     }
 
+    /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
+    public var drawingKey: AnyHashable? {
+        guard now >= busyUntil, now >= lefts.map(\.endTime).max() ?? now else { return nil }
+        return [rollingTo, number, rows.count]
+    }
+
     /// The row column i is at, at the latest time seen.
     public func row(_ i: Int) -> Double { rows[i].value(at: now) }
 
@@ -208,10 +214,12 @@ public final class DigitRoller: Widget {
     /// Adds columns on the left (showing 0) and re-lays all of them over 0.2 s per column added.
     private func grow(to count: Int, at time: Double) {
         guard fixedColumns == nil, count > rows.count else { return }
-        let added = count - rows.count
-        for i in rows.count..<count {
+        let added = count - rows.count, before = rows.count
+        for i in before..<count {
+            // Placed left of the old columns as the old layout would place them, so all slide
+            // together to the new one and no digit crosses another.
             rows.append(AnimatedValue(0))
-            lefts.append(AnimatedValue(columnX(i, of: count)))
+            lefts.append(AnimatedValue(columnX(i, of: before)))
         }
         for i in 0..<count {
             lefts[i].animate(to: columnX(i, of: count), at: time, duration: Self.growDuration * Double(added))
@@ -265,19 +273,17 @@ public final class DigitRoller: Widget {
             i <= decimals || rollingTo >= Int(pow(10, Double(i)))
                 || rows[i].value(at: now).truncatingRemainder(dividingBy: 10) != 0
         }
+        // One row is visible: columns are a digit wide, so one clip serves them all.
+        list.clip(frame)
         for i in shown {
             let x = left(i), row = rowOf(i)
-            let cell = Rect(x: x - columnWidth / 2, y: frame.minY, width: columnWidth, height: rowHeight)
-            list.save()
-            list.clip(cell)
-            // The strip's rows next to `row` (0…10; row 10 is the bottom 0).
+            // The strip's rows next to `row` (0…10; row 10 is the bottom 0): at rest on a row
+            // only that row shows; between two rows, both.
             let first = max(Int(row.rounded(.down)), 0)
-            // At rest on a row only that row shows; between two rows, both.
             for r in first...(Double(first) == row ? first : min(first + 1, 10)) {
                 let y = frame.midY + (Double(r) - row) * rowHeight
                 list.text(String(r % 10), x: x, y: y, size: fontSize, align: .center, baseline: .middle, weight: .bold)
             }
-            list.restore()
         }
         if decimals > 0, rows.count > decimals {
             let x = left(decimals - 1) - columnWidth / 2 - pointWidth / 2

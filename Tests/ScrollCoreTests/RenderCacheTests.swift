@@ -1,0 +1,64 @@
+import Testing
+
+@testable import ScrollCore
+
+/// The scene reuses a widget's last drawing while its `drawingKey` stays the same: every
+/// frame must still be exactly what drawing everything afresh gives.
+@Suite struct RenderCacheTests {
+    func fresh(_ scene: Scene, _ theme: Theme) -> [DisplayList] {
+        scene.widgets.map { w in
+            var list = DisplayList()
+            w.render(into: &list, theme: theme)
+            return list
+        }
+    }
+
+    @Test("every frame of a busy demo session equals a fresh drawing, in both themes and with reduced motion")
+    func cachedEqualsFresh() {
+        let scene = DemoScene.make()
+        let themes = [Theme.light, .dark, Theme.light.reducingMotion(true)]
+        let key = PointerKey(client: "a", pointer: 1)
+        func pointer(_ phase: PointerPhase, _ x: Double, _ y: Double, _ t: Double) {
+            scene.apply(
+                .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: t)), at: t)
+        }
+        var inputs: [(Double, () -> Void)] = []
+        // A ruler fling, a picker drag, a carousel tap and swipe, roller presses, all overlapping.
+        inputs.append((0.0, { pointer(.down, 300, 214, 0) }))
+        for i in 1...8 {
+            inputs.append((0.01 * Double(i), { pointer(.move, 300 - 15 * Double(i), 214, 0.01 * Double(i)) }))
+        }
+        inputs.append((0.09, { pointer(.up, 180, 214, 0.09) }))
+        inputs.append((0.5, { scene.apply(.action(ActionInput(widget: "rollerPlus99", name: "press")), at: 0.5) }))
+        inputs.append(
+            (
+                0.6,
+                { scene.apply(.action(ActionInput(widget: "carousel", name: "select", args: ["index": 0])), at: 0.6) }
+            ))
+        inputs.append(
+            (
+                0.7,
+                { scene.apply(.action(ActionInput(widget: "carousel", name: "delete", args: ["index": 3])), at: 0.7) }
+            ))
+        inputs.append((0.8, { scene.apply(.key("PageUp", widget: "picker"), at: 0.8) }))
+        inputs.append((1.0, { scene.apply(.action(ActionInput(widget: "rollerRandom", name: "press")), at: 1.0) }))
+        var next = 0, frames = 0, mismatches = 0
+        for k in 0...(60 * 30) {
+            let t = Double(k) / 60
+            while next < inputs.count, inputs[next].0 <= t {
+                inputs[next].1()
+                next += 1
+            }
+            scene.advance(to: t)
+            _ = scene.takeEvents()
+            for theme in themes {
+                let layers = scene.render(theme: theme)
+                if layers.dropFirst().map(\.list) != fresh(scene, theme) { mismatches += 1 }
+            }
+            frames += 1
+            if next == inputs.count, !scene.isAnimating { break }
+        }
+        #expect(frames > 60)
+        #expect(mismatches == 0)
+    }
+}
