@@ -7,7 +7,7 @@ import Testing
 /// at exact tick-crossing times, no longer sampled at frames).
 @Suite struct ReplayFrameRateTests {
     @Test(
-        "every golden trace (ruler, picker, carousel): identical events at 30, 60 and 240 fps, times within 1e-9",
+        "every golden trace (ruler, picker, carousel, roller): identical events at 30, 60 and 240 fps, times within 1e-9",
         arguments: TraceFiles.all)
     func frameRateIndependent(trace: String) throws {
         // Tick crossings are solved for their exact time, a trailing report is stamped at
@@ -15,7 +15,7 @@ import Testing
         // the scene is asked, never what it says.
         let runs = try [30.0, 60.0, 240.0].map { try TraceFiles.replay(trace, fps: $0) }
         let reference = runs[1]
-        // Every trace comes to rest on something: a final value (ruler, picker) or a settled
+        // Every trace comes to rest on something: a final value (ruler, picker, roller) or a settled
         // selection (carousel).
         #expect(reference.events.contains { $0.isFinalValue || $0.isSelection }, "\(trace): no rest event")
         for run in runs {

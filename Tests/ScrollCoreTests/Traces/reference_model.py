@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Independent model of the weight ruler, the tick picker and the carousel, written from the
-spec only (WIDGETS.md §1–3, the tick picker spec of issue 8, the carousel spec of issue 9,
-DESIGN.md "Physics reference", docs/PHYSICS.md, docs/PROTOCOL.md, docs/TRACES.md), that
-derives the expected results of the golden traces.
+"""Independent model of the weight ruler, the tick picker, the carousel and the digit roller,
+written from the spec only (WIDGETS.md §1–4 and seed 001's code, the tick picker spec of
+issue 8, the carousel spec of issue 9, the roller spec of issue 10, DESIGN.md "Physics
+reference", docs/PHYSICS.md, docs/PROTOCOL.md, docs/TRACES.md), that derives the expected
+results of the golden traces.
 It shares no code with ScrollCore: run it to regenerate <trace>.expected.json after a
 deliberate change of the spec, never to match the code.
 
     python3 reference_model.py slow-drag.jsonl > slow-drag.expected.json
 
 A trace runs against the scene its `# scene: NAME` comment names (demo, ruler, picker,
-picker-free, carousel), else demo.
+picker-free, carousel, roller), else demo. Refused action lines are listed under "refused"
+({"line", "error"}, the error in the model's words), as the replayer's result lists them.
 
 Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with
 it), wheel (to the widget under it), keys and actions (setValue; the carousel's select, add
@@ -44,6 +46,13 @@ emitted at last + 16 ms by the first flush at or after that time (every crossing
 rest); the final report at the rest time r flushes, drops any pending and reports. Events
 come out in time order: a pending report due before a crossing is flushed before that
 crossing's moved/haptic events, whatever the frame rate.
+
+The roller (scene roller; see `Roller`): seed 001's timeline in closed form (repeat counts,
+default interval, per-column start / turns / end with carry delays, growth with its re-lay),
+the queue that keeps only the newest waiting change, jumps, refusals. Only times matter for
+its events, so the model keeps each column's moves but never evaluates the curves. The
+readouts of the ruler, picker and demo scenes (rollers following their widget, reporting
+nothing) show their widget's final text once everything settles.
 """
 import json, math, sys
 
@@ -681,6 +690,163 @@ class Carousel:
         self.ease_to(self.nearest(self.x) * self.w, t)
 
 
+# -- The digit roller (WIDGETS.md §4, seed 001, issue 10) --------------------------------
+NORMAL = 0.3                     # seed normalModulus: default interval = 0.3·columns·|Δ top digit|
+BUFFER = 0.7                     # seed bufferModulus: end phase 0.7·d^0.3/(i + 1)
+RELAY = 0.2                      # s per column added on the left
+MAX_COLUMNS = 8
+MAX_N = 10 ** MAX_COLUMNS - 1    # 99,999,999
+
+
+def columns_of(n): return len(str(n))          # seed calculateRowNumber (0 has one column)
+def digit(n, i): return n // 10 ** i % 10
+
+
+def repeat_counts(frm, to):
+    """Seed getRepeatTimesWithChangeNumber: round both down to tens, the difference / 10 is
+    the ones' count; shift one digit and repeat until they agree. 521→530 [1, 0],
+    521→542 [2, 0], 999→1000 [1, 1, 1, 0]; counting down, the mirror."""
+    hi, lo = max(frm, to), min(frm, to)
+    out = []
+    while True:
+        hi, lo = hi // 10 * 10, lo // 10 * 10
+        out.append((hi - lo) // 10)
+        hi, lo = hi // 10, lo // 10
+        if hi == lo: return out
+
+
+def default_interval(frm, to):
+    """Seed getIntervalWithOriginalNumber: 0.3 · animated columns · |change of the highest
+    animated digit|."""
+    count = len(repeat_counts(frm, to))
+    return NORMAL * count * abs(digit(to, count - 1) - digit(frm, count - 1))
+
+
+def column_moves(frm, to, interval):
+    """Seed playAnimationWithChange: per animated column i (ones first), its moves as
+    (kind, start, duration, from row, to row), times from the roll's start. Rows: the strip
+    "0 1 … 9 0", row 10 is the bottom 0. Repeat 0: one ease-out move over the interval.
+    Repeat r ≥ 1, up: start (ease-in) current → 10 over interval·(10 − current)/ceil(|Δ|/10^i),
+    jump to row 0, r − 1 linear turns 0 → 10 of interval·10/(|Δ|/10^i) each, end (ease-out)
+    0 → target over 0.7·target^0.3/(i + 1). Down mirrors it: start current → 0 over
+    interval·current/ceil(…), turns 10 → 0, end 10 → target over 0.7·(10 − target)^0.3/(i + 1).
+    Column i + 1 waits for the start phases of the columns below it (the carry)."""
+    change = to - frm
+    up = change > 0
+    delay, out = 0.0, []
+    for i, r in enumerate(repeat_counts(frm, to)):
+        c, d = digit(frm, i), digit(to, i)
+        if r == 0:
+            out.append([("single", delay, interval, c, d)])
+            continue
+        a = abs(change) / 10 ** i
+        steps = -(-abs(change) // 10 ** i)                         # ceil(|Δ| / 10^i), exact
+        start = interval * ((10 - c) if up else c) / steps
+        turn = interval * 10 / a
+        end = BUFFER * ((d if up else 10 - d) ** 0.3) / (i + 1)
+        top, bottom = (10, 0) if up else (0, 10)                   # where start ends, where turns begin
+        moves = [("start", delay, start, c, top)]
+        at = delay + start
+        for _ in range(r - 1):
+            moves.append(("turn", at, turn, bottom, top))
+            at += turn
+        moves.append(("end", at, end, bottom, d))
+        out.append(moves)
+        delay += start
+    return out
+
+
+def roll_duration(frm, to, interval):
+    return max(s + dur for moves in column_moves(frm, to, interval) for (_, s, dur, _, _) in moves)
+
+
+class Roller:
+    """The digit roller of the `roller` scene: automatic columns (grow on the left up to 8),
+    `changeTo {n, animated = true, interval}`. A roll is done when its last column's last move
+    has ended and the re-lay of added columns (0.2 s per column, from the roll's start) too.
+    A change that arrives while a roll runs waits; a newer waiting change replaces it
+    (PHYSICS.md, "Digit roller timeline and queue"); it plays exactly when the running roll
+    ends, from the number shown then, with its own interval (its default computed then).
+    Refused (listed with a reason, nothing changes): n not an integer in 0…99,999,999 (more
+    digits than 8 columns), the number already accepted (shown, or rolling to, or waiting),
+    an interval outside 0.01…60 s, an `animated` that is not a boolean.
+    A change that is not animated jumps when the roller is idle: its columns grow, and any
+    re-lay of them is drawing only (the seed's jump neither re-lays nor sets `isAnimation`):
+    nothing waits behind a jump, and no later roll's end waits for its re-lay.
+    While a roll runs it waits like any other and then rolls: the seed's queue keeps no
+    `animated` flag and plays every task with an animation.
+    Events: `value` with `final: true` when the roller settles — its roll ends with nothing
+    waiting (a roll followed at once by the waiting change has not settled: the seed's
+    `isAnimation` stays YES), or at the change time for a jump — and only when the settled
+    number differs from the last reported (the start, 0, counts as reported).
+    Pointers and keys on the roller, and an action naming no widget in the roller scene, are
+    not modelled."""
+
+    def __init__(self, frame, n=0):
+        self.id, self.frame = "roller", frame
+        self.shown = self.accepted = self.reported = n
+        self.columns = columns_of(n)
+        self.running = None          # (from, to, start, end) of the running roll
+        self.waiting = None          # (n, interval or None) of the newest waiting change
+        self.events = []
+
+    def busy(self): return self.running is not None
+    def next_time(self): return self.running[3]
+
+    def advance(self, t):
+        while self.running is not None and self.running[3] <= t:
+            end = self.running[3]
+            self.running = None
+            n, interval = self.waiting if self.waiting is not None else (self.shown, None)
+            self.waiting = None
+            # A waiting change to the number shown by then (rolling 0 -> 7, 4 waits, 7 replaces
+            # it) is the seed's "number already shown": ignored, and the roller settles.
+            if n != self.shown: self.roll(n, interval, end)
+            else: self.settle(end)
+
+    def settle(self, t):
+        if self.shown != self.reported:
+            self.events.append(dict(t=t, widget=self.id, type="value", value=self.shown,
+                                    text=str(self.shown), final=True))
+            self.reported = self.shown
+
+    def roll(self, n, interval, t):
+        frm = self.shown
+        added = max(0, columns_of(n) - self.columns)
+        self.columns += added
+        iv = interval if interval is not None else default_interval(frm, n)
+        end = t + max(roll_duration(frm, n, iv), RELAY * added)
+        self.shown, self.running = n, (frm, n, t, end)
+
+    def refusal(self, name, args):
+        if name != "changeTo": return f'no action "{name}" on widget "roller"'
+        n, animated, interval = args.get("n"), args.get("animated"), args.get("interval")
+        if animated is None: animated = True     # null counts as absent (PROTOCOL.md)
+        if isinstance(n, bool) or not isinstance(n, (int, float)) or n != math.floor(n):
+            return "n must be an integer"
+        if not 0 <= n <= MAX_N: return "n must be within 0…99,999,999"
+        if not isinstance(animated, bool): return "animated must be a boolean"
+        if interval is not None and (isinstance(interval, bool) or not isinstance(interval, (int, float))
+                                     or not 0.01 <= interval <= 60):
+            return "interval must be within 0.01…60 s"
+        if int(n) == self.accepted: return f"{int(n)} is the number already accepted"
+        return None
+
+    def action(self, name, args, t):
+        """None when performed, else the reason it was refused."""
+        why = self.refusal(name, args)
+        if why is not None: return why
+        n, interval = int(args["n"]), args.get("interval")
+        self.accepted = n
+        if self.running is not None: self.waiting = (n, interval)   # animated or not: it waits
+        elif args.get("animated") is not False: self.roll(n, interval, t)
+        else:                        # a jump: columns grow, nothing runs, settled at once
+            self.columns = max(self.columns, columns_of(n))
+            self.shown = n
+            self.settle(t)
+        return None
+
+
 class Scene:
     def __init__(self, name):
         ruler_frame, picker_y = (0, 150, 390, 128), {"demo": 300, "picker": 60, "picker-free": 60}
@@ -690,6 +856,7 @@ class Scene:
             self.scroll.append(Picker((0, picker_y[name], 390, 70), snap=name != "picker-free"))
         if name in ("demo", "carousel"):     # demo: (0, 430, 390, 150); carousel: (0, 40, 390, 150)
             self.scroll.append(Carousel((0, 430 if name == "demo" else 40, 390, 150)))
+        if name == "roller": self.scroll.append(Roller((0, 40, 390, 80)))
         if not self.scroll: raise SystemExit(f"unknown scene {name!r}")
         self.name, self.captures, self.refused = name, {}, []
 
@@ -699,7 +866,9 @@ class Scene:
     def under(self, x, y):
         for w in self.scroll:
             fx, fy, fw, fh = w.frame
-            if fx <= x < fx + fw and fy <= y < fy + fh: return w
+            if fx <= x < fx + fw and fy <= y < fy + fh:
+                if isinstance(w, Roller): raise NotModelled(f"a pointer or wheel on the roller at ({x}, {y})")
+                return w
         return None
 
     def apply(self, e, t, ct):
@@ -726,13 +895,19 @@ class Scene:
             if w is not None: w.wheel(e, t)
         elif kind == "key":
             w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]  # first with keys
+            if isinstance(w, Roller): raise NotModelled(f"a key on the roller at {t}")
             if w is not None: w.key(e["key"], t)
         elif kind == "action":
+            if "widget" not in e and isinstance(self.scroll[0], Roller):
+                raise NotModelled(f"an action at {t} naming no widget in the roller scene")
             w = self.widget(e["widget"]) if "widget" in e else self.scroll[0]
-            if isinstance(w, Carousel):
-                if not w.action(e["action"], e.get("args", {}), t): self.refused.append(e)
+            if isinstance(w, Roller):
+                why = w.action(e["action"], e.get("args", {}), t)
+                if why is not None: self.refused.append((e, why))
+            elif isinstance(w, Carousel):
+                if not w.action(e["action"], e.get("args", {}), t): self.refused.append((e, "refused by the carousel"))
             elif w is not None and e["action"] == "setValue": w.set_value(e["args"]["value"], t)
-            else: self.refused.append(e)
+            else: self.refused.append((e, "no such widget or action"))
 
     def settle(self):
         for w in self.scroll:
@@ -747,6 +922,8 @@ class Scene:
             elif w.id == "picker":
                 out["picker"] = {"value": picker_value(w.x), "text": picker_text(w.x)}
                 out["count"] = {"text": picker_text(w.x)}
+            elif w.id == "roller":   # the settled number
+                out["roller"] = {"text": str(w.shown)}
             else:                    # the carousel and its label: the settled selection's name
                 out["carousel"] = {"text": w.label}
                 out["itemName"] = {"text": w.label}
@@ -774,9 +951,11 @@ def replay(path):
         e = json.loads(l)
         scene.apply(e, e.get("at", e["t"]) / 1000, e["t"] / 1000)
     scene.settle()
-    for e in scene.refused: print(f"note: refused {json.dumps(e)}", file=sys.stderr)
-    return {"widgets": scene.widgets(),
-            "events": [dict(ev, t=round(ev["t"], 9)) for ev in scene.events()]}
+    for e, why in scene.refused: print(f"note: refused {json.dumps(e)}: {why}", file=sys.stderr)
+    out = {"widgets": scene.widgets(),
+           "events": [dict(ev, t=round(ev["t"], 9)) for ev in scene.events()]}
+    if scene.refused: out["refused"] = [{"line": e, "error": why} for e, why in scene.refused]
+    return out
 
 
 if __name__ == "__main__":
@@ -788,5 +967,9 @@ if __name__ == "__main__":
     print('  "widgets": ' + json.dumps(out["widgets"]) + ",")
     print('  "events": [')
     print(",\n".join("    " + json.dumps(e) for e in out["events"]))
+    if "refused" in out:
+        print("  ],")
+        print('  "refused": [')
+        print(",\n".join("    " + json.dumps(e) for e in out["refused"]))
     print("  ]")
     print("}")
