@@ -135,7 +135,7 @@ import Testing
         #expect(throws: ActionError(#"changeTo on "r": 1000 has 4 digits; this roller shows at most 3"#)) {
             try roller.check(ActionInput(widget: "r", name: "changeTo", args: ["n": 1000]))
         }
-        #expect(throws: ActionError(#"changeTo on "r": 42 is already shown"#)) {
+        #expect(throws: ActionError(#"changeTo on "r": 42 is the number it already shows or is rolling to"#)) {
             try roller.check(ActionInput(widget: "r", name: "changeTo", args: ["n": 42]))
         }
     }

@@ -18,8 +18,6 @@ import Testing
         "roller-single.jsonl", "roller-530.jsonl", "roller-542.jsonl", "roller-carry.jsonl",
         "roller-interval.jsonl", "roller-queue.jsonl", "roller-refused.jsonl", "roller-jump-relay.jsonl",
     ]
-    /// Traces where ScrollCore disagrees with the model (the model follows the spec; see each test).
-    static let knownIssues: Set = ["roller-jump-relay.jsonl"]
 
     @Test("every roller trace matches its expected file, refusals included", arguments: traces)
     func golden(trace: String) throws {
@@ -27,11 +25,7 @@ import Testing
         #expect(try TraceFiles.sceneName(trace) == "roller")
         let result = try TraceFiles.replay(trace)
         let expected = try TraceFiles.expected(trace)
-        if Self.knownIssues.contains(trace) {
-            withKnownIssue("ScrollCore disagrees with the model on \(trace)") { try expectMatches(result, expected) }
-        } else {
-            try expectMatches(result, expected)
-        }
+        try expectMatches(result, expected)
         // The refused lines are the model's, in order (the messages are the scene's own words).
         let refusedLines = (expected["refused"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? [String: Any] }
         #expect(result.refused.map(\.entry.t) == refusedLines.compactMap { $0["t"] as? Double }, "refused lines")
@@ -101,17 +95,13 @@ import Testing
         expectFinals(result, [(0.3 + 2.1, 7), (3 + 0.9, 4)])
     }
 
-    /// Disagreement: a roll that starts while a jump's added columns are re-laid. The jump is
-    /// reported at its own time (0), so its re-lay is drawing only; the roll 12345678 → 12345679
-    /// adds no column, and is done when its one move ends, 0.1 + 0.3 s. ScrollCore reports it
-    /// at 1.4 s, the end of the jump's re-lay (`DigitRoller.roll` ends at the latest running
-    /// re-lay, whoever started it), though it does not make the change wait for that re-lay.
-    @Test("a roll during a jump's re-lay is done when its own columns are (known issue)")
+    /// A roll that starts while a jump's added columns are re-laid: the jump is reported at its
+    /// own time (0), so its re-lay is drawing only; the roll 12345678 → 12345679 adds no column
+    /// and is done when its one move ends, 0.1 + 0.3 s (not at the re-lay's end, 1.4 s).
+    @Test("a roll during a jump's re-lay is done when its own columns are")
     func jumpRelay() throws {
         let result = try TraceFiles.replay("roller-jump-relay.jsonl")
-        withKnownIssue("the roll's report waits for the jump's re-lay (1.4 s)") {
-            expectFinals(result, [(0, 12_345_678), (0.1 + 0.3, 12_345_679)])
-        }
+        expectFinals(result, [(0, 12_345_678), (0.1 + 0.3, 12_345_679)])
     }
 
     @Test("readouts: after every ruler, picker and demo trace the rollers show their widget's text")

@@ -922,8 +922,9 @@ class Scene:
             elif w.id == "picker":
                 out["picker"] = {"value": picker_value(w.x), "text": picker_text(w.x)}
                 out["count"] = {"text": picker_text(w.x)}
-            elif w.id == "roller":   # the settled number
+            elif w.id == "roller":   # the settled number, and its buttons (no value)
                 out["roller"] = {"text": str(w.shown)}
+                for b in ("rollerPlus1", "rollerPlus9", "rollerPlus99", "rollerMinus1", "rollerRandom"): out[b] = {}
             else:                    # the carousel and its label: the settled selection's name
                 out["carousel"] = {"text": w.label}
                 out["itemName"] = {"text": w.label}

@@ -154,7 +154,9 @@ public final class DigitRoller: Widget {
             throw ActionError(
                 "changeTo on \"\(id)\": \(n) has \(digits) digits; this roller shows at most \(maxColumns)")
         }
-        guard n != number else { throw ActionError("changeTo on \"\(id)\": \(n) is already shown") }
+        guard n != number else {
+            throw ActionError("changeTo on \"\(id)\": \(n) is the number it already shows or is rolling to")
+        }
         var animated = true
         if let value = action.args["animated"], value != .null {
             animated = try action.argument("animated", .bool, on: id)
@@ -171,7 +173,7 @@ public final class DigitRoller: Widget {
     private func roll(to n: Int, interval: Double?, at time: Double) {
         let old = rollingTo
         rollingTo = n
-        grow(to: RollerPlan.columns(for: n), at: time)
+        let relayEnd = grow(to: RollerPlan.columns(for: n), at: time)
         let counts = RollerPlan.repeatCounts(from: old, to: n)
         let seconds = interval ?? RollerPlan.interval(from: old, to: n)
         let targets = RollerPlan.digits(of: n, count: rows.count)
@@ -184,8 +186,9 @@ public final class DigitRoller: Widget {
             end = max(end, time + (moves.last?.end ?? 0))
             delay += startDuration
         }
-        // Done when every column has rolled and the columns have been re-laid.
-        busyUntil = max(end, lefts.map(\.endTime).max() ?? end)
+        // Done when every column has rolled and the re-lay this roll began has ended (a jump's
+        // re-lay is drawing only: the jump is done at once).
+        busyUntil = max(end, relayEnd ?? end)
     }
 
     private func schedule(_ move: RollerPlan.Move, column i: Int, at time: Double) {
@@ -211,9 +214,11 @@ public final class DigitRoller: Widget {
         busyUntil = time
     }
 
-    /// Adds columns on the left (showing 0) and re-lays all of them over 0.2 s per column added.
-    private func grow(to count: Int, at time: Double) {
-        guard fixedColumns == nil, count > rows.count else { return }
+    /// Adds columns on the left (showing 0) and re-lays all of them over 0.2 s per column added;
+    /// returns when that ends (nil when nothing was added).
+    @discardableResult
+    private func grow(to count: Int, at time: Double) -> Double? {
+        guard fixedColumns == nil, count > rows.count else { return nil }
         let added = count - rows.count, before = rows.count
         for i in before..<count {
             // Placed left of the old columns as the old layout would place them, so all slide
@@ -224,6 +229,7 @@ public final class DigitRoller: Widget {
         for i in 0..<count {
             lefts[i].animate(to: columnX(i, of: count), at: time, duration: Self.growDuration * Double(added))
         }
+        return time + Self.growDuration * Double(added)
     }
 
     // MARK: time
