@@ -67,9 +67,9 @@ public final class Carousel: Widget {
 
     /// When the last item animation ends (−∞ when none ran).
     private var animationEnd: Double {
-        max(
-            items.map(\.animationEnd).max() ?? -.infinity,
-            leaving.map { $0.start + Self.animationDuration }.max() ?? -.infinity)
+        // Read every frame: folded, not mapped, so nothing is allocated.
+        let itemsEnd = items.reduce(-Double.infinity) { max($0, $1.animationEnd) }
+        return leaving.reduce(itemsEnd) { max($0, $1.start + Self.animationDuration) }
     }
 
     public var isAnimating: Bool { axis.isMoving || now < animationEnd }

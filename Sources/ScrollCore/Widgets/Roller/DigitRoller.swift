@@ -61,7 +61,7 @@ public final class DigitRoller: Widget {
         reported = start
         let count = fixedColumns ?? max(RollerPlan.columns(for: start), self.decimals + 1)
         rows = RollerPlan.digits(of: start, count: count).map { AnimatedValue(Double($0)) }
-        lefts = []
+        lefts = []  // columnX reads self: every property must be set first
         lefts = (0..<count).map { AnimatedValue(columnX($0, of: count)) }
     }
 
@@ -97,7 +97,7 @@ public final class DigitRoller: Widget {
 
     /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
     public var drawingKey: AnyHashable? {
-        guard now >= busyUntil, now >= lefts.map(\.endTime).max() ?? now else { return nil }
+        guard now >= busyUntil, lefts.allSatisfy({ now >= $0.endTime }) else { return nil }
         return [rollingTo, number, rows.count]
     }
 
@@ -130,10 +130,13 @@ public final class DigitRoller: Widget {
     /// (the roller's buttons: −1 at 0 does nothing).
     public func show(_ n: Int, at time: Double, events: inout [SceneEvent]) {
         now = time
-        guard n >= 0, RollerPlan.columns(for: n) <= maxColumns, n != number else { return }
+        guard canShow(n), n != number else { return }
         accept(n, animated: true, interval: nil, at: time)
         update(at: time, events: &events)
     }
+
+    /// Not negative, and no more digits than its columns allow.
+    private func canShow(_ n: Int) -> Bool { n >= 0 && RollerPlan.columns(for: n) <= maxColumns }
 
     /// The seed's `changeToNumber:interval:animated:` once checked: waits while it rolls.
     private func accept(_ n: Int, animated: Bool, interval: Double?, at time: Double) {
@@ -243,7 +246,7 @@ public final class DigitRoller: Widget {
     /// number once it has settled.
     private func update(at time: Double, events: inout [SceneEvent]) {
         // A readout follows its source (values it cannot show are not taken).
-        if let value = source?(), value != number, value >= 0, RollerPlan.columns(for: value) <= maxColumns {
+        if let value = source?(), value != number, canShow(value) {
             accept(value, animated: true, interval: Self.readoutInterval, at: time)
         }
         while let next = waiting, busyUntil <= time {
