@@ -47,29 +47,23 @@ import Testing
     func cursor() {
         var p = Presence()
         p.join("c1")
-        let moved1 = p.track(hover(5, 6), from: "c1")
-        #expect(moved1)
-        let moved2 = p.track(hover(5, 6), from: "c1")
-        #expect(!moved2)  // no move, no change
-        #expect(p.members[0].cursor == Point(x: 5, y: 6))
-        let moved3 = p.track(pointer(.down, "mouse", x: 7), from: "c1")
-        #expect(moved3)
-        let moved4 = p.track(pointer(.up, "mouse", x: 7), from: "c1")
-        #expect(!moved4)
-        #expect(p.members[0].cursor == Point(x: 7, y: 20))
-        let moved5 = p.track(.hover(at: nil, t: 2), from: "c1")
-        #expect(moved5)
-        #expect(p.members[0].cursor == nil)
-        let moved6 = p.track(pointer(.move, "touch", x: 9), from: "c1")
-        #expect(moved6)
-        let moved7 = p.track(pointer(.cancel, "touch"), from: "c1")
-        #expect(moved7)
-        #expect(p.members[0].cursor == nil)
-        // Someone not in the room, and messages that are not pointers, move nothing.
-        let moved8 = p.track(hover(1, 1), from: "c9")
-        #expect(!moved8)
-        let moved9 = p.track(.ping(t: 1), from: "c1")
-        #expect(!moved9)
+        // Each step: the message, whether the dot moved, where it is after.
+        let steps: [(ClientMessage, String, Bool, Point?)] = [
+            (hover(5, 6), "c1", true, Point(x: 5, y: 6)),
+            (hover(5, 6), "c1", false, Point(x: 5, y: 6)),  // no move, no change
+            (pointer(.down, "mouse", x: 7), "c1", true, Point(x: 7, y: 20)),
+            (pointer(.up, "mouse", x: 7), "c1", false, Point(x: 7, y: 20)),
+            (.hover(at: nil, t: 2), "c1", true, nil),
+            (pointer(.move, "touch", x: 9), "c1", true, Point(x: 9, y: 20)),
+            (pointer(.cancel, "touch"), "c1", true, nil),
+            // Someone not in the room, and messages that are not pointers, move nothing.
+            (hover(1, 1), "c9", false, nil),
+            (.ping(t: 1), "c1", false, nil),
+        ]
+        for (i, (message, client, moves, after)) in steps.enumerated() {
+            #expect(p.track(message, from: client) == moves, "step \(i)")
+            #expect(p.members[0].cursor == after, "step \(i)")
+        }
     }
 
     @Test("the layer: the holder's outline inside the held widget, then each dot owned by its client")
@@ -96,8 +90,15 @@ import Testing
             ])
         // Nobody holding, nobody hovering: an empty layer.
         var empty = DisplayList()
-        Presence().render(holders: [], into: &empty)
+        _ = p.track(.hover(at: nil, t: 2), from: "c2")
+        p.render(holders: [], into: &empty)
         #expect(empty.bytes.isEmpty)
+        // Alone in the room, a holder gets no outline: whose it is goes without saying.
+        var alone = Presence()
+        alone.join("c1")
+        var solo = DisplayList()
+        alone.render(holders: [(Rect(x: 0, y: 150, width: 390, height: 128), "c1")], into: &solo)
+        #expect(solo.bytes.isEmpty)
     }
 
     @Test("the owner op: a byte count and the UTF-8 id; an empty id ends the run")

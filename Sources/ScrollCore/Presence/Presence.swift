@@ -71,10 +71,11 @@ public struct Presence: Sendable {
     }
 
     /// The presence layer: an outline just inside each held widget's frame in its holder's
-    /// colour, then every client's dot, owned by that client.
+    /// colour (when the room is shared: alone, whose it is goes without saying), then every
+    /// client's dot, owned by that client.
     public func render(holders: [(frame: Rect, client: String)], into list: inout DisplayList) {
         let w = Self.outlineWidth
-        for (f, client) in holders {
+        for (f, client) in holders where members.count > 1 {
             guard let color = color(of: client) else { continue }
             list.setFill(color)
             list.fillRect(Rect(x: f.x, y: f.y, width: f.width, height: w))
