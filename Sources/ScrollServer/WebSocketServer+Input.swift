@@ -1,3 +1,4 @@
+import CLibWebSockets
 import ScrollCore
 
 /// Turning client messages into scene input (docs/PROTOCOL.md, "Client → server").
@@ -36,10 +37,19 @@ extension WebSocketServer {
             }
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
             room.track(message, from: client.name)
-            // Hover is for the others' eyes only: no widget gets it, no trace keeps it.
-            if case .hover = message {
+            switch message {
+            case .hover:
+                // For the others' eyes only: no widget gets it, no trace keeps it.
                 if room.needsTick { ensureTicking() }
                 return
+            case let .preferences(theme, reducedMotion):
+                let named = theme.flatMap(Theme.named) ?? client.theme
+                client.theme = named.reducingMotion(reducedMotion ?? client.theme.reducedMotion)
+                client.outbound.restartFrames()
+                lws_callback_on_writable(client.wsi)
+                return
+            default:
+                break
             }
             let named = message.naming(focus: room.scene.defaultFocus?.id)
             let inputs = InputMapping.sceneInputs(named, client: client.name)
@@ -51,6 +61,7 @@ extension WebSocketServer {
                 }
             }
             traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
+            if let t = message.newestInputTime { client.outbound.noteApplied(t: t) }
             publish(room.apply(inputs, now: now), in: room)
         }
     }

@@ -42,6 +42,35 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == ["semantics v2", "presence v4"])
     }
 
+    @Test("the applied echo goes just before the next frame sent, the newest only; it waits while no frame goes")
+    func appliedEcho() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.noteApplied(t: 10)
+        // No new frame yet: the echo waits for one.
+        #expect(drain(&q, room: room) == [])
+        q.noteApplied(t: 12.5)
+        room.show(seq: 2, changed: false)
+        // A frame that changes nothing is not sent (it counts as received), so neither is the echo.
+        #expect(drain(&q, room: room) == ["nothing"])
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == [#"{"type":"applied","t":12.5}"#, "bin:delta#3"])
+        q.noteApplied(t: 20)
+        room.show(seq: 4)
+        #expect(drain(&q, room: room) == [#"{"type":"applied","t":20}"#, "bin:delta#4"])
+    }
+
+    @Test("a theme change restarts the frames: the next one is full, in the new theme")
+    func themeChange() {
+        let room = FakeRoom(seq: 5)
+        room.show(seq: 2, theme: .dark)
+        var q = caughtUp(room)
+        q.restartFrames()
+        #expect(drain(&q, room: room, theme: .dark) == ["bin:full#2 dark"])
+        room.show(seq: 3, theme: .dark)
+        #expect(drain(&q, room: room, theme: .dark) == ["bin:delta#3 dark"])
+    }
+
     @Test("the first frame is full, even one that changes nothing")
     func firstFrameFull() {
         let room = FakeRoom()

@@ -23,6 +23,12 @@ public enum ServerMessage {
         ]).serialized
     }
 
+    /// The newest input of this client's that the room has applied (its own `t`, ms): sent
+    /// just before the first frame drawn after it, so the page can time input to frame.
+    public static func applied(t: Double) -> String {
+        JSONValue.object([("type", "applied"), ("t", .number(t))]).serialized
+    }
+
     public static func pong(t: Double) -> String {
         JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
     }

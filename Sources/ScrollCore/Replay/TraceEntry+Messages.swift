@@ -26,7 +26,7 @@ extension TraceEntry {
             return [.key(key, t: time + t, at: at, widget: widget, client: client)]
         case .action(let a):
             return [.action(a.action, t: a.t + t, at: at, widget: a.widget, args: a.args, client: client)]
-        case .hello, .ping, .hover:
+        case .hello, .ping, .hover, .preferences:
             return []
         }
     }

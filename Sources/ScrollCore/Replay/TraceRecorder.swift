@@ -88,7 +88,7 @@ public struct TraceRecorder: Sendable {
         case .wheel(let w): return w.t
         case .key(_, _, let t): return t
         case .action(let a): return a.t
-        case .hello, .ping, .hover: return nil
+        case .hello, .ping, .hover, .preferences: return nil
         }
     }
 }
