@@ -261,20 +261,28 @@ import Testing
 
     @Test("hover: x and y, or out: true without them; preferences: theme and reducedMotion, each optional")
     func hoverAndPreferences() throws {
-        #expect(try ClientMessage.parse(#"{"type":"hover","x":1,"y":2,"t":3}"#).get() == .hover(at: Point(x: 1, y: 2), t: 3))
+        #expect(
+            try ClientMessage.parse(#"{"type":"hover","x":1,"y":2,"t":3}"#).get() == .hover(at: Point(x: 1, y: 2), t: 3)
+        )
         #expect(try ClientMessage.parse(#"{"type":"hover","out":true,"t":3}"#).get() == .hover(at: nil, t: 3))
         #expect(refusal(#"{"type":"hover","out":false,"t":3}"#)?.message == "hover.x is required")
-        #expect(refusal(#"{"type":"hover","out":1,"x":1,"y":2,"t":3}"#)?.message.hasPrefix("hover.out must be ") == true)
+        #expect(
+            refusal(#"{"type":"hover","out":1,"x":1,"y":2,"t":3}"#)?.message.hasPrefix("hover.out must be ") == true)
         #expect(
             try ClientMessage.parse(#"{"type":"preferences","reducedMotion":false}"#).get()
                 == .preferences(theme: nil, reducedMotion: false))
-        #expect(try ClientMessage.parse(#"{"type":"preferences"}"#).get() == .preferences(theme: nil, reducedMotion: nil))
+        #expect(
+            try ClientMessage.parse(#"{"type":"preferences"}"#).get() == .preferences(theme: nil, reducedMotion: nil))
         let e = refusal(#"{"type":"preferences","theme":"blue"}"#)
-        #expect(e?.code == .badMessage && e?.message.hasPrefix("preferences.theme must be ") == true, "\(String(describing: e))")
+        #expect(
+            e?.code == .badMessage && e?.message.hasPrefix("preferences.theme must be ") == true,
+            "\(String(describing: e))")
         // Neither reaches a widget; only input is echoed as applied.
         #expect(InputMapping.sceneInputs(.hover(at: nil, t: 1), client: "a").isEmpty)
         #expect(ClientMessage.hover(at: nil, t: 1).newestInputTime == nil)
-        let move = try ClientMessage.parse(#"{"type":"pointer","phase":"move","id":1,"x":1,"y":2,"t":9,"coalesced":[[1,2,7],[1,2,8]]}"#).get()
+        let move = try ClientMessage.parse(
+            #"{"type":"pointer","phase":"move","id":1,"x":1,"y":2,"t":9,"coalesced":[[1,2,7],[1,2,8]]}"#
+        ).get()
         #expect(move.newestInputTime == 8)
     }
 }
