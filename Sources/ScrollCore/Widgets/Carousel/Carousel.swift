@@ -12,6 +12,8 @@ public final class Carousel: Widget {
     public let frame: Rect
     private(set) var items: [CarouselItem]
     private(set) var leaving: [LeavingItem] = []
+    /// The latest add or delete: the row's offset then and when (reduced motion fades from it).
+    private(set) var lastChange: (offset: Double, time: Double)?
     private(set) var axis: ScrollAxis
     /// Scene time of the latest call (drawing reads animations at it).
     private(set) var now = 0.0
@@ -280,6 +282,7 @@ public final class Carousel: Widget {
         guard items.count < Self.maxItems else { return }
         let c = items.count - 1
         madeCount += 1
+        lastChange = (axis.offset(at: time), time)
         var item = CarouselItem(uid: nextUID, name: name ?? "Item \(madeCount)", icon: .added, slot: c)
         nextUID += 1
         item.appear.set(0, at: time)
@@ -299,6 +302,7 @@ public final class Carousel: Widget {
     private func delete(_ k: Int, at time: Double, events: inout [SceneEvent]) {
         guard k >= 0, k < items.count - 1 else { return }
         let target = headingIndex
+        lastChange = (axis.offset(at: time), time)
         let removed = items.remove(at: k)
         if k < selection { selection -= 1 }
         // A burst of deletes must not grow what every frame draws without bound.
