@@ -6,7 +6,7 @@ import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { Feedback } from "./feedback.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const params = new URLSearchParams(location.search);
 const stage = document.getElementById("stage");
