@@ -27,6 +27,7 @@ package struct OutboundQueue {
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
     private var semanticsSent = 0
+    private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
     package private(set) var frameSeq: UInt32 = 0
     /// Set by a fatal refusal: the connection closes once control is flushed.
@@ -89,7 +90,7 @@ package struct OutboundQueue {
 
     // MARK: output
 
-    /// The first of: control, pong, close, events, semantics, the latest frame.
+    /// The first of: control, pong, close, events, semantics, presence, the latest frame.
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
@@ -108,6 +109,10 @@ package struct OutboundQueue {
             semanticsSent = room.semanticsVersion
             return .write(room.semantics, .text)
         }
+        if presenceSent != room.presenceVersion {
+            presenceSent = room.presenceVersion
+            return .write(room.presenceMessage, .text)
+        }
         let frame = room.frame(theme: theme)
         guard frame.seq != frameSeq else { return .nothing }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
@@ -120,7 +125,8 @@ package struct OutboundQueue {
     package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {
         if !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
-        return !events.isEmpty || semanticsSent != room.semanticsVersion || room.frame(theme: theme).seq != frameSeq
+        return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion
+            || room.frame(theme: theme).seq != frameSeq
     }
 
     private mutating func payload(_ text: String) -> SharedPayload {

@@ -35,6 +35,12 @@ extension WebSocketServer {
                 return
             }
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
+            room.track(message, from: client.name)
+            // Hover is for the others' eyes only: no widget gets it, no trace keeps it.
+            if case .hover = message {
+                if room.needsTick { ensureTicking() }
+                return
+            }
             let named = message.naming(focus: room.scene.defaultFocus?.id)
             let inputs = InputMapping.sceneInputs(named, client: client.name)
             // Refused before it is recorded: a trace holds only what the room applied.
@@ -105,10 +111,13 @@ extension WebSocketServer {
         client.room = room
         client.theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
         room.clients.append(client.id)
+        room.join(client.name)
         // Not subject to the control cap: without a welcome the page never starts.
         queue(
             ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
             to: client, always: true)
+        // Everyone else sees the newcomer in the next presence message.
+        publish([], in: room)
         logger.info(
             "joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
     }

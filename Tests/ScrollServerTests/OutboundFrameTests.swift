@@ -19,7 +19,7 @@ struct OutboundFrameTests {
     func semanticsVersion() {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
-        #expect(drain(&q, room: room) == ["semantics v1", "bin:full#1"])
+        #expect(drain(&q, room: room) == ["semantics v1", "presence v1", "bin:full#1"])
         #expect(drain(&q, room: room) == [])
         room.changeSemantics()
         #expect(drain(&q, room: room) == ["semantics v2"])
@@ -28,12 +28,26 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == ["semantics v4"])
     }
 
+    @Test("presence is sent after semantics and before the frame whenever someone joins or leaves; the latest only")
+    func presenceVersion() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        _ = drain(&q, room: room)
+        room.changePresence()
+        room.show(seq: 2)
+        #expect(drain(&q, room: room) == ["presence v2", "bin:delta#2"])
+        room.changePresence()
+        room.changePresence()
+        room.changeSemantics()
+        #expect(drain(&q, room: room) == ["semantics v2", "presence v4"])
+    }
+
     @Test("the first frame is full, even one that changes nothing")
     func firstFrameFull() {
         let room = FakeRoom()
         room.show(seq: 7, changed: false)
         var q = makeQueue()
-        #expect(drain(&q, room: room) == ["semantics v1", "bin:full#7"])
+        #expect(drain(&q, room: room) == ["semantics v1", "presence v1", "bin:full#7"])
     }
 
     @Test("a client whose last frame was seq − 1 gets the delta")
@@ -75,6 +89,6 @@ struct OutboundFrameTests {
         let room = FakeRoom(seq: 1)
         room.show(seq: 3, theme: .dark)
         var q = makeQueue()
-        #expect(drain(&q, room: room, theme: .dark) == ["semantics v1", "bin:full#3 dark"])
+        #expect(drain(&q, room: room, theme: .dark) == ["semantics v1", "presence v1", "bin:full#3 dark"])
     }
 }

@@ -41,6 +41,14 @@ extension ClientMessage: Decodable {
                 )
             case "action": self = .action(try Action(c))
             case "ping": self = .ping(t: try c.required("t", FieldRules.clientTime))
+            case "hover":
+                let out = try c.optional("out", FieldRule.bool) ?? false
+                let at =
+                    out
+                    ? nil
+                    : Point(
+                        x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate))
+                self = .hover(at: at, t: try c.required("t", FieldRules.clientTime))
             default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
             }
         } catch let e as FieldError {

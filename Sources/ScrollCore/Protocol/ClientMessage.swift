@@ -44,6 +44,9 @@ public enum ClientMessage: Sendable, Equatable {
     case key(key: String, widget: String?, t: Double)
     case action(Action)
     case ping(t: Double)
+    /// The mouse moved over the scene with no button down (`at`), or left it (nil). Drawn to
+    /// the room's other clients as a dot; never given to a widget, never recorded.
+    case hover(at: Point?, t: Double)
 }
 
 public enum ClientMessageLimits {

@@ -31,6 +31,20 @@ public enum ServerMessage {
         JSONValue.object([("type", "events"), ("events", .array(events.map(\.json)))]).serialized
     }
 
+    /// Everyone in the room, in join order, with their colours.
+    public static func presence(_ presence: Presence) -> String {
+        JSONValue.object([
+            ("type", "presence"),
+            (
+                "clients",
+                .array(
+                    presence.members.map {
+                        .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
+                    })
+            ),
+        ]).serialized
+    }
+
     public static func semantics(_ widgets: [Semantics]) -> String {
         JSONValue.object([("type", "semantics"), ("widgets", .array(widgets.map(\.json)))]).serialized
     }

@@ -139,6 +139,14 @@ public final class Carousel: Widget {
         return true
     }
 
+    /// A departed holder's drag ends as if lifted (fling, snap); a tap or a swipe it had not
+    /// finished is not performed.
+    public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
+        var end = lift
+        if gesture?.kind != .horizontalDrag { end.phase = .cancel }
+        _ = pointer(end, at: time, events: &events)
+    }
+
     /// A wheel or trackpad scrolls the row (either axis; a page is the row's width) and, 0.15 s
     /// after the burst, it eases onto the nearest item. A finger on the row wins.
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
