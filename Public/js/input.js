@@ -74,16 +74,19 @@ function hoverSender(send) {
   const flush = () => {
     timer = null;
     if (!pending) return;
-    send(pending);
+    // Timers may fire a little early (they count whole milliseconds): wait out the rest.
+    const now = performance.now();
+    if (now < lastSent + HOVER_GAP_MS) { timer = setTimeout(flush, lastSent + HOVER_GAP_MS - now); return; }
+    lastSent = now;
+    const message = pending;
     pending = null;
-    lastSent = performance.now();
+    send(message);
   };
   return {
     queue(message) {
       pending = message;
       if (timer !== null) return;
-      const wait = lastSent + HOVER_GAP_MS - performance.now();
-      if (wait <= 0) flush(); else timer = setTimeout(flush, wait);
+      flush();
     },
     /** A pointer went down: what it does is sent as pointer messages, not as hover. */
     drop() {
