@@ -212,7 +212,7 @@ import Testing
                 """) as? [Double])
         try b.mouse("mousePressed", x: button[0], y: button[1])
         try b.mouse("mouseReleased", x: button[0], y: button[1])
-        try b.waitFor("location.search !== ''", timeout: 10)
+        _ = try b.waitForEvent("Page.loadEventFired", timeout: 10)
         #expect(try b.evaluate("location.search") as? String == "?person=Ada&weight=73.5")
         // The example lists what it was sent.
         try waitUntilReady(b)
@@ -238,6 +238,17 @@ import Testing
             "\(Self.weight).value === '73.6' && log.filter(e => e.type === 'change').length === 2", timeout: 5)
         let changes = try logged(b).filter { $0.type == "change" }.map(\.value)
         #expect(changes == ["72.6", "73.6"])
+        // A click on the form's label focuses the ruler too.
+        _ = try b.evaluate("document.activeElement.blur(); true")
+        let label = try #require(
+            b.evaluate(
+                """
+                (() => { const r = document.querySelector('label[for=weight]').getBoundingClientRect();
+                  return [r.x + 10, r.y + r.height / 2]; })()
+                """) as? [Double])
+        try b.mouse("mousePressed", x: label[0], y: label[1])
+        try b.mouse("mouseReleased", x: label[0], y: label[1])
+        try b.waitFor("document.activeElement === \(Self.weight)", timeout: 5)
         // Setting `value` drives the ruler there through its setValue action.
         _ = try b.evaluate("\(Self.weight).value = 80; true")
         try b.waitFor("\(Self.weight).value === '80' && log.filter(e => e.type === 'change').length === 3", timeout: 5)
@@ -282,5 +293,48 @@ import Testing
             try b.evaluate("JSON.stringify([...new FormData(document.getElementById('details'))])") as? String
                 == #"[["person",""],["weight","71.5"],["count","5"]]"#)
         try screenshot(b, "embed-two-elements")
+    }
+
+    @Test("the roller's and the carousel's values: the number shown and the selected item's name, both settable")
+    func otherScenes() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        _ = try b.evaluate(
+            """
+            (() => { for (const [id, scene] of [['roller', 'roller'], ['carousel', 'carousel']]) {
+                const el = document.createElement('scroll-widget');
+                el.id = id; el.setAttribute('name', id); el.setAttribute('scene', scene);
+                document.getElementById('details').append(el);
+              } return true; })()
+            """)
+        try waitUntilReady(b)
+        let roller = "document.getElementById('roller')"
+        let carousel = "document.getElementById('carousel')"
+        #expect(try b.evaluate("\(roller).widgetId") as? String == "roller")
+        #expect(try b.evaluate("\(roller).value") as? String == "0")
+        #expect(try b.evaluate("\(carousel).widgetId") as? String == "carousel")
+        let first = try #require(
+            b.evaluate("\(carousel).shadowRoot.querySelector('[data-option]').textContent") as? String)
+        let selected = try #require(
+            b.evaluate("\(carousel).shadowRoot.querySelector('[aria-selected=true]').textContent") as? String)
+        #expect(try b.evaluate("\(carousel).value") as? String == selected)
+        #expect(first != selected)
+
+        // The roller's changeTo; the carousel's select, by index given as digits.
+        _ = try b.evaluate("\(roller).value = 42; \(carousel).value = '0'; true")
+        try b.waitFor(
+            "\(roller).value === '42' && \(carousel).value === \(Self.js(first)) && "
+                + "log.filter(e => e.type === 'change').length === 2", timeout: 10)
+        let changes = try logged(b).filter { $0.type == "change" }.map { "\($0.id)=\($0.value)" }.sorted()
+        #expect(changes == ["carousel=\(first)", "roller=42"])
+        #expect(
+            try b.evaluate("new FormData(document.getElementById('details')).get('carousel')") as? String == first)
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func js(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 }
