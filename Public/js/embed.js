@@ -82,7 +82,7 @@ export class ScrollWidgetElement extends HTMLElement {
   #motionQuery = matchMedia("(prefers-reduced-motion: reduce)");
   #resizeObserver = new ResizeObserver(() => this.#layout());
   #onSystemChange = () => this.#sendPreferences();
-  #onResolution = () => this.#layout();
+  #onResolution = () => { this.#watchResolution(); this.#layout(); };
   #resolutionQuery = null;
 
   constructor() {
@@ -138,8 +138,13 @@ export class ScrollWidgetElement extends HTMLElement {
       case "theme": this.#sendPreferences(); break;
       case "disabled": this.#applyDisabled(); break;
       case "widget": this.#chooseWidget(); break;
-      default: // server, room, scene: another room, so start again
-        if (this.isConnected && this.#connection) this.#connect();
+      default: // server, room, scene: another room, whose value is new to this element
+        if (this.isConnected && this.#connection) {
+          this.#value = null;
+          this.#defaultValue = null;
+          this.#syncForm();
+          this.#connect();
+        }
     }
   }
 
@@ -336,9 +341,10 @@ export class ScrollWidgetElement extends HTMLElement {
   #events(events) {
     const spoken = [];
     for (const e of events) {
-      if (e.type === "value" && e.final) spoken.push(e.text);
       if (e.type === "announce") spoken.push(e.text);
       if (e.widget !== this.#widgetId) continue;
+      if (e.type === "value" && e.final) spoken.push(e.text);
+      if (e.type === "selected") spoken.push(e.name);
       if (e.type === "value") this.#report(e.value, e.text, e.final);
       else if (e.type === "selected") this.#report(e.name, e.name, true);
     }
@@ -408,7 +414,7 @@ export class ScrollWidgetElement extends HTMLElement {
   #watchResolution() {
     this.#resolutionQuery?.removeEventListener("change", this.#onResolution);
     this.#resolutionQuery = matchMedia(`(resolution: ${devicePixelRatio || 1}dppx)`);
-    this.#resolutionQuery.addEventListener("change", () => { this.#watchResolution(); this.#layout(); }, { once: true });
+    this.#resolutionQuery.addEventListener("change", this.#onResolution);
   }
 
   #draw() {
