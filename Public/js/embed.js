@@ -9,6 +9,7 @@ import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
+import { ROOM_PATTERN } from "./presence.js";
 
 /** The protocol this element speaks (docs/PROTOCOL.md); the same as app.js's. */
 export const PROTOCOL_VERSION = 3;
@@ -205,6 +206,11 @@ export class ScrollWidgetElement extends HTMLElement {
 
   #connect() {
     this.#disconnect();
+    if (!ROOM_PATTERN.test(this.room)) {
+      // The server would refuse it; say what is allowed instead of waiting forever.
+      this.#refuse("bad_room", `room name "${this.room}" is not allowed: use 1–64 characters of A–Z, a–z, 0–9, _ or -`);
+      return;
+    }
     this.#store = new LayerStore();
     this.#scene = null;
     this.#widgets = [];

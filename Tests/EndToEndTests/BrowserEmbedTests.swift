@@ -91,6 +91,28 @@ import Testing
         try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
     }
 
+    @Test("a room name the server would refuse is refused at once: a visible status and an error event")
+    func badRoom() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        _ = try b.evaluate(
+            """
+            (() => { const el = document.createElement('scroll-widget');
+              el.id = 'bad'; el.setAttribute('room', 'no spaces');
+              window.errors = [];
+              el.addEventListener('error', (e) => errors.push(e.detail.code + ': ' + e.detail.message));
+              document.body.append(el); return true; })()
+            """)
+        try b.waitFor("errors.length > 0", timeout: 5)
+        let allowed = "use 1–64 characters of A–Z, a–z, 0–9, _ or -"
+        #expect(
+            try b.evaluate("errors") as? [String] == ["bad_room: room name \"no spaces\" is not allowed: \(allowed)"])
+        #expect(try b.evaluate("document.getElementById('bad').connectionState") as? String == "refused")
+        let shown = try b.evaluate("document.getElementById('bad').shadowRoot.querySelector('.status').textContent")
+        #expect((shown as? String)?.contains(allowed) == true)
+    }
+
     @Test("the element speaks the server's protocol version")
     func protocolVersion() throws {
         let source = try String(
