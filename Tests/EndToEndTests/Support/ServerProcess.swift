@@ -51,6 +51,9 @@ final class ServerProcess {
         child.stop()
     }
 
+    /// Its process id (for tools that read its CPU time and memory).
+    var pid: pid_t { child.pid }
+
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
 
