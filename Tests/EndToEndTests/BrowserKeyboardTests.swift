@@ -20,7 +20,7 @@ import Testing
         return try b.evaluate("\(Self.finals(id))[\(count - 1)].value") as? Double
     }
 
-    @Test("ruler: → and ↑ +0.1, ↓ −0.1, PageDown −1.0, End 999.0 the short way round, then PageUp wraps to 9.1")
+    @Test("ruler: → and ↑ +0.1, ↓ −0.1, PageDown −1.0, End 999.0 the short way round, then PageUp wraps to 9.0")
     func ruler() throws {
         let server = try ServerProcess()
         let b = try Chromium.openObserved(
