@@ -60,6 +60,24 @@ import Testing
         try b.saveScreenshot("picker-centre-tick-light")
     }
 
+    @Test("light: the ruler's ticks reach the seed's heights, and the centre pointer is the accent colour")
+    func rulerTicks() throws {
+        let server = try ServerProcess()
+        let b = try Chromium.openObserved(
+            server.httpURL + "?room=pixels-ruler&theme=light", ready: "\(BrowserRulerTests.value) === 72.5")
+        defer { b.close() }
+        // The demo's ruler: (0, 150, 390, 128); 72.5 kg under x 195, so the major tick of block 72
+        // is at x 145 (5 ticks left), a minor tick at x 155. WIDGETS.md §1: major ticks 2 pt wide
+        // down to 0.46875·128 = 60 pt (y 210), minor ticks 1 pt wide down to 0.3125·128 = 40 pt
+        // (y 190), in the tick colour (#1C1C1E); the pointer (`WeightRuler.render`) 3 pt wide,
+        // down to 0.6·128 = 76.8 pt (y 226.8), in the accent (#FF6B00); all over white.
+        let tick = "#1C1C1E", white = "#FFFFFF", accent = "#FF6B00"
+        let got = try colours(
+            b, [(145, 208), (145, 212), (155, 188), (155, 192), (150, 160), (195, 225), (195, 228), (197.5, 200)])
+        #expect(got == [tick, white, tick, white, white, accent, white, white], "\(got)")
+        try b.saveScreenshot("ruler-ticks-light")
+    }
+
     @Test("dark: the picker's centre tick is drawn in the dark theme's text colour, as tall")
     func centreTickDark() throws {
         let server = try ServerProcess()
