@@ -4,7 +4,7 @@ import Testing
 /// Every key each widget lists, pressed with real key events on its focused element in the page
 /// (docs/PROTOCOL.md, `key`). Keys covered elsewhere: the ruler's PageUp, ArrowLeft and Home
 /// (`BrowserRulerTests`), the picker's Home and End (`BrowserPickerTests`), the carousel's End
-/// (`BrowserCarouselTests`), the roller buttons' Enter and Space (`BrowserRollerTests`). Each key
+/// (`BrowserCarouselTests`), Enter on +9 and Space on −1 (`BrowserRollerTests`). Each key
 /// here is pressed once the one before has settled (its final value or selection received), so
 /// every step is counted from a widget at rest.
 @Suite(.serialized) struct BrowserKeyboardTests {
@@ -74,6 +74,38 @@ import Testing
             try b.evaluate("\(Self.finals("picker")).map(e => e.value)") as? [Double] == [1, 2, 12, 11, 10, 0, 0, 100])
         #expect(try b.evaluate("Number(document.documentElement.dataset.haptics)") as? Double == 124)
         #expect(try b.evaluate("\(Self.widget("picker")).getAttribute('aria-valuenow')") as? String == "100")
+    }
+
+    @Test("roller buttons: +1, +9, +99 and −1 each act on Enter and on Space when focused")
+    func rollerButtons() throws {
+        let server = try ServerProcess()
+        let b = try Chromium.openObserved(
+            server.httpURL + "?scene=roller&room=button-keys",
+            ready: "document.querySelectorAll('#semantics [role=button]').length === 5")
+        defer { b.close() }
+        let keyboard = BrowserPickerTests()
+        var count = 0
+        /// Focuses button `id`, presses `key` and returns the roller's next final value.
+        func press(_ id: String, _ key: String) throws -> Double? {
+            _ = try b.evaluate("\(Self.widget(id)).focus()")
+            if key == "Enter" {
+                try keyboard.press(b, "Enter", code: "Enter", keyCode: 13)
+            } else {
+                try keyboard.press(b, " ", code: "Space", keyCode: 32)
+            }
+            count += 1
+            try b.waitFor("\(Self.finals("roller")).length >= \(count)", timeout: 10)
+            return try b.evaluate("\(Self.finals("roller"))[\(count - 1)].value") as? Double
+        }
+        // docs/PROTOCOL.md, "Widget actions": each adds to the number the roller is heading for.
+        #expect(try press("rollerPlus1", "Enter") == 1)
+        #expect(try press("rollerPlus1", " ") == 2)
+        #expect(try press("rollerPlus9", "Enter") == 11)
+        #expect(try press("rollerPlus99", " ") == 110)
+        #expect(try press("rollerPlus99", "Enter") == 209)
+        #expect(try press("rollerMinus1", "Enter") == 208)
+        #expect(try b.spoken() == ["1", "2", "11", "110", "209", "208"])
+        #expect(try b.evaluate("window.scrollY") as? Int == 0, "Space did not scroll the page")
     }
 
     @Test("carousel: ← and ↑ previous, → and ↓ next, Home first; Delete and Backspace delete the selection, not Custom")
