@@ -110,6 +110,8 @@ struct ChromiumHarnessTests {
         #expect(Chromium.executable(environment: [:]) == "/usr/lib/chromium/chromium")
         #expect(Chromium.executable(environment: ["CHROMIUM": ""]) == "/usr/lib/chromium/chromium")
         #expect(Chromium.executable(environment: ["CHROMIUM": "/opt/chrome/chrome"]) == "/opt/chrome/chrome")
+        #expect(Chromium.executable(environment: ["CHROMIUM": "sh", "PATH": "/nonexistent:/bin"]) == "/bin/sh")
+        #expect(Chromium.executable(environment: ["CHROMIUM": "no-such-browser", "PATH": "/bin"]) == "no-such-browser")
     }
 
     /// Without Chromium a browser test fails (never skips), and the error says how to get it.

@@ -14,10 +14,14 @@ final class Chromium {
     static let defaultExecutable = "/usr/lib/chromium/chromium"
     static let startupTimeout = 20.0
 
-    /// The browser to launch: `CHROMIUM` from `environment` when set and not empty, else the default.
+    /// The browser to launch: `CHROMIUM` from `environment` when set and not empty (a bare name,
+    /// such as `chromium`, is looked up in its `PATH`), else the default.
     static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let path = environment["CHROMIUM"], !path.isEmpty { return path }
-        return defaultExecutable
+        guard let name = environment["CHROMIUM"], !name.isEmpty else { return defaultExecutable }
+        guard !name.contains("/") else { return name }
+        let directories = (environment["PATH"] ?? "").split(separator: ":")
+        let found = directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return found ?? name
     }
 
     /// The browser-level DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`).
