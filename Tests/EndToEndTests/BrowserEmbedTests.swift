@@ -7,7 +7,7 @@ import Testing
 /// with `input` and `change` events, submits it with its form, resets, follows the keyboard, and two
 /// elements on one page stay apart.
 ///
-/// Set `EMBED_SCREENSHOTS` to a directory to save screenshots there (the example at rest, after a
+/// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (the example at rest, after a
 /// drag, and with a picker added).
 @Suite(.serialized) struct BrowserEmbedTests {
     static let weight = "document.getElementById('weight')"
@@ -84,11 +84,9 @@ import Testing
         }
     }
 
-    /// Saves a screenshot when `EMBED_SCREENSHOTS` names a directory.
+    /// Saves a screenshot as a test artefact (TestArtifacts).
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["EMBED_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("a room name the server would refuse is refused at once: a visible status and an error event")

@@ -7,7 +7,7 @@ import Testing
 /// delays what the page sends and receives, and is shown. No wall-clock performance is asserted:
 /// only that the figures exist, are in range, and that simulated latency is not less than simulated.
 ///
-/// Set `HUD_SCREENSHOTS` to a directory to save screenshots there (the HUD shown, with simulated
+/// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (the HUD shown, with simulated
 /// latency, a bad `?latency=`); they are not part of any assertion.
 @Suite(.serialized) struct BrowserHudTests {
     static let root = "document.documentElement.dataset"
@@ -64,11 +64,9 @@ import Testing
             """) as? String ?? "nil"
     }
 
-    /// Saves a screenshot when `HUD_SCREENSHOTS` names a directory.
+    /// Saves a screenshot as a test artefact (TestArtifacts).
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["HUD_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("h and the HUD button toggle it; the choice survives a reload; h typed in a text field does not")

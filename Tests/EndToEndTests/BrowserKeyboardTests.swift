@@ -6,7 +6,7 @@ import Testing
 /// and every widget does its job from the keys its semantics list — reached with Tab, never with a
 /// script's `focus()`. Keys are real CDP key events.
 ///
-/// Set `KEYBOARD_SCREENSHOTS` to a directory to save screenshots there (the focus outline on each
+/// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (the focus outline on each
 /// widget); they are not part of any assertion.
 @Suite(.serialized) struct BrowserKeyboardTests {
     static let root = "document.documentElement.dataset"
@@ -38,11 +38,9 @@ import Testing
             """) as? String ?? "nil"
     }
 
-    /// Saves a screenshot when `KEYBOARD_SCREENSHOTS` names a directory.
+    /// Saves a screenshot as a test artefact (TestArtifacts).
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["KEYBOARD_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("Tab goes through the widgets top to bottom, left to right, each with a visible outline, then the controls")

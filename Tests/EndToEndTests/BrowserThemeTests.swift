@@ -7,7 +7,7 @@ import Testing
 /// a dark page is dark before its first frame; `prefers-reduced-motion` changes what the server
 /// draws at once (the roller shows the number it heads for, without rolling).
 ///
-/// Set `THEME_SCREENSHOTS` to a directory to save screenshots there (light, dark, dark before
+/// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (light, dark, dark before
 /// the first frame, the override); they are not part of any assertion.
 @Suite(.serialized) struct BrowserThemeTests {
     static let root = "document.documentElement.dataset"
@@ -64,11 +64,9 @@ import Testing
             """) as? [String] ?? []
     }
 
-    /// Saves a screenshot when `THEME_SCREENSHOTS` names a directory.
+    /// Saves a screenshot as a test artefact (TestArtifacts).
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["THEME_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("the system turning dark and back repaints the scene in its theme, without a reload")
