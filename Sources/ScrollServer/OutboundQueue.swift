@@ -136,21 +136,29 @@ package struct OutboundQueue {
             presenceSent = room.presenceVersion
             return .write(room.presenceMessage, .text)
         }
-        let frame = afterApplied ?? room.frame(theme: theme)
+        let pinned = afterApplied
+        let frame = pinned ?? room.frame(theme: theme)
         afterApplied = nil
         guard frame.seq != frameSeq else { return .nothing }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
         let sends = !continuous || frame.changed
-        if sends, let applied {
-            // The echo first; this frame at the next writable.
+        // The echo first, then this frame at the next writable. A newer input's echo waits for
+        // the frame after the pinned one: the pinned frame was drawn before that input.
+        if pinned == nil, sends, let applied {
             self.applied = nil
             afterApplied = frame
             return .write(applied, .text)
         }
         frameSeq = frame.seq
         if !continuous { return .write(frame.full, .binary) }
-        return frame.changed ? .write(frame.delta, .binary) : .nothing
+        guard frame.changed else {
+            // Drawn after the input and identical to the last: it changed nothing to see, so
+            // there is no frame to time it by.
+            applied = nil
+            return .nothing
+        }
+        return .write(frame.delta, .binary)
     }
 
     package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {

@@ -44,7 +44,10 @@ extension WebSocketServer {
                 return
             case let .preferences(theme, reducedMotion):
                 let named = theme.flatMap(Theme.named) ?? client.theme
-                client.theme = named.reducingMotion(reducedMotion ?? client.theme.reducedMotion)
+                let wanted = named.reducingMotion(reducedMotion ?? client.theme.reducedMotion)
+                // Unchanged: nothing to redraw (a repeated message must not buy full frames).
+                guard wanted.renderKey != client.theme.renderKey else { return }
+                client.theme = wanted
                 client.outbound.restartFrames()
                 lws_callback_on_writable(client.wsi)
                 return

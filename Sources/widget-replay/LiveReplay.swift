@@ -51,6 +51,8 @@ struct LiveReplay {
             if entry.type == .leave {
                 // Live, a client leaves by disconnecting; the server lets go of what it held.
                 if let open { live.remove(at: open).connection.close() }
+                // What it held goes on moving: wait for it to settle, as after any input.
+                for connection in connections { connection.finalSeen = false }
                 continue
             }
             if open == nil { live.append((entry.client, try connect(entry.client))) }

@@ -225,7 +225,6 @@ import Testing
         let at = try #require(try a.evaluate("\(hovers).map(s => s.at)") as? [Double])
         let gaps = zip(at.dropFirst(), at).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 >= 32.5 }, "gaps between hover messages (ms): \(gaps)")
-        #expect(at.count < 40, "hover messages: \(at.count)")
 
         // A press-drag-release sends pointer messages only: no hover while the button is down.
         var t = Date().timeIntervalSince1970

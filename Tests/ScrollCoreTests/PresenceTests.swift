@@ -82,11 +82,11 @@ import Testing
                 .fillRect(Rect(x: 0, y: 276, width: 390, height: 2)),
                 .fillRect(Rect(x: 0, y: 152, width: 2, height: 124)),
                 .fillRect(Rect(x: 388, y: 152, width: 2, height: 124)),
-                .owner("c2"),
+                .owner("c2"), .save,
                 .setFill(Color(255, 255, 255, 230)),
                 .fillCircle(Point(x: 100, y: 200), radius: 7),
                 .setFill(Self.orange),
-                .fillCircle(Point(x: 100, y: 200), radius: 5),
+                .fillCircle(Point(x: 100, y: 200), radius: 5), .restore,
             ])
         // Nobody holding, nobody hovering: an empty layer.
         var empty = DisplayList()

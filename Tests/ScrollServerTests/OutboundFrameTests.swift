@@ -50,14 +50,24 @@ struct OutboundFrameTests {
         // No new frame yet: the echo waits for one.
         #expect(drain(&q, room: room) == [])
         q.noteApplied(t: 12.5)
-        room.show(seq: 2, changed: false)
-        // A frame that changes nothing is not sent (it counts as received), so neither is the echo.
-        #expect(drain(&q, room: room) == ["nothing"])
         room.show(seq: 3)
-        #expect(drain(&q, room: room) == [#"{"type":"applied","t":12.5}"#, "bin:delta#3"])
+        #expect(drain(&q, room: room) == [#"{"type":"applied","t":12.5}"#, "bin:full#3"])
         q.noteApplied(t: 20)
         room.show(seq: 4)
         #expect(drain(&q, room: room) == [#"{"type":"applied","t":20}"#, "bin:delta#4"])
+    }
+
+    @Test("an input that changed nothing to see gets no echo: the frame drawn after it is the same as the last")
+    func appliedEchoDroppedWhenNothingChanged() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.noteApplied(t: 12.5)
+        room.show(seq: 2, changed: false)
+        // Not sent (it counts as received), and the echo goes with it …
+        #expect(drain(&q, room: room) == ["nothing"])
+        // … rather than waiting for someone else's change to time it by.
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == ["bin:delta#3"])
     }
 
     @Test("the frame picked with the echo follows it even when a newer one is rendered in between; then a delta")
@@ -70,6 +80,19 @@ struct OutboundFrameTests {
         // A tick renders frame 3 before the next writable callback.
         room.show(seq: 3)
         #expect(drain(&q, room: room) == ["bin:delta#2", "bin:delta#3"])
+    }
+
+    @Test("an input applied between an echo and its frame is echoed after that frame, before the next one")
+    func newerInputAfterEcho() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.noteApplied(t: 100)
+        room.show(seq: 2)
+        #expect(describe(q.next(from: room, theme: .light)) == #"{"type":"applied","t":100}"#)
+        // Input t = 116 lands and a tick draws frame 3, which shows it; frame 2 did not.
+        q.noteApplied(t: 116)
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == ["bin:delta#2", #"{"type":"applied","t":116}"#, "bin:delta#3"])
     }
 
     @Test("a theme change restarts the frames: the next one is full, in the new theme")

@@ -85,11 +85,14 @@ public struct Presence: Sendable {
         }
         for m in members {
             guard let at = m.cursor else { continue }
+            // Saved and restored inside the run: the page that skips it keeps the same state.
             list.owner(m.client)
+            list.save()
             list.setFill(Color(255, 255, 255, 230))
             list.fillCircle(center: at, radius: Self.ringRadius)
             list.setFill(m.color)
             list.fillCircle(center: at, radius: Self.dotRadius)
+            list.restore()
         }
     }
 }

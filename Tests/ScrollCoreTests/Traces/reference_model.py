@@ -888,6 +888,10 @@ class Scene:
                 # Fair capture (issue 11 §1): held by another pointer, so this one is ignored:
                 # not captured, no fall-through (nothing lies below), its later lines do nothing.
                 print(f"note: down {key} at {t} on {w.id}, held by another pointer: ignored", file=sys.stderr)
+            elif isinstance(w, Carousel) and w.animating_to_target(t):
+                # §3: a touch is ignored while the carousel animates to a target; it declines the
+                # pointer, so the row is not held by it (issue 11: only a captured pointer holds).
+                pass
             elif w is not None:
                 self.captures[key] = w
                 self.last[key] = (e["x"], e["y"], ct, t)

@@ -96,8 +96,9 @@ public final class Carousel: Widget {
         now = time
         switch input.phase {
         case .down:
-            // WIDGETS.md §3: a touch is ignored while the carousel animates to a target.
-            guard axis.phase != .snapping else { return true }
+            // WIDGETS.md §3: a touch is ignored while the carousel animates to a target; declined,
+            // so the row is not held by it (another finger may take it once the ease is done).
+            guard axis.phase != .snapping else { return false }
             pointer = input.key
             heading = nil
             gesture = PointerGesture(at: input.position, time: input.clientTime)
