@@ -56,6 +56,11 @@ import Testing
         let offline = try b.evaluate("link.states.find(s => s.startsWith('offline|'))") as? String ?? ""
         #expect(offline.hasPrefix("offline|Offline — retrying"), "status while the server is gone: \(offline)")
         #expect(try b.evaluate("document.getElementById('status').hidden") as? Bool == false)
+        // On a phone the longer status gives way rather than covering the switches.
+        let gap = try b.evaluate(
+            "document.getElementById('status').getBoundingClientRect().left"
+                + " - document.getElementById('feedback').getBoundingClientRect().right")
+        #expect((gap as? Double ?? -1) >= 0, "status pill overlaps the switches by \(gap ?? "?") px")
         try b.saveScreenshot("reconnect-offline")
         let framesBefore = try #require(b.evaluate("Number(\(Self.root).frames)") as? Double)
 
