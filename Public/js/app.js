@@ -5,8 +5,9 @@ import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { Feedback } from "./feedback.js";
+import { PresenceBar, ROOM_PATTERN } from "./presence.js";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 const params = new URLSearchParams(location.search);
 const stage = document.getElementById("stage");
@@ -20,7 +21,14 @@ const feedback = new Feedback({
   haptics: document.getElementById("haptics-switch"), sound: document.getElementById("sound-switch"), params, root,
 });
 
+// The room this page joins: ?room=, else the lobby. A name the server would refuse is
+// shown as such and not sent: the page does not connect (reconnecting could not fix it).
+const room = params.has("room") ? params.get("room") : "lobby";
+const roomAllowed = ROOM_PATTERN.test(room);
+const presence = new PresenceBar({ root, link: inviteLink });
+
 const store = new LayerStore();
+let client = null; // this page's client id, from the welcome: the painter skips its own pointer
 let scene = null; // { width, height } from the welcome
 let scale = 1;
 let dpr = 1;
@@ -40,7 +48,7 @@ root.dataset.theme = theme;
 const connection = new Connection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`,
   hello: () => ({
-    type: "hello", protocol: PROTOCOL_VERSION, room: params.get("room") || "lobby",
+    type: "hello", protocol: PROTOCOL_VERSION, room,
     scene: params.get("scene") || undefined, theme,
     reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
   }),
@@ -56,8 +64,17 @@ function showState(state, detail) {
   root.dataset.connection = state;
   statusEl.textContent = {
     connecting: "Connecting…", open: "Connected", offline: `Offline — retrying in ${detail}`,
-    mismatch: "Version mismatch", refused: "Refused by the server",
+    mismatch: "Version mismatch", refused: "Refused by the server", invalid: "Not connected",
   }[state];
+  // Who is here is known only while connected (the next welcome brings a new presence).
+  if (state !== "open") presence.clear();
+}
+
+/** The link that opens this room (and this page's scene, if it names one). */
+function inviteLink() {
+  const scene = params.get("scene");
+  const name = root.dataset.room || room;
+  return `${location.origin}/?room=${encodeURIComponent(name)}${scene ? `&scene=${encodeURIComponent(scene)}` : ""}`;
 }
 
 function handleMessage(m) {
@@ -69,13 +86,17 @@ function handleMessage(m) {
       }
       scene = m.scene;
       root.dataset.scene = m.scene.name;
+      client = m.client;
       root.dataset.client = m.client;
       root.dataset.room = m.room;
+      presence.setClient(m.client);
+      presence.showRoom(m.room);
       layout();
       connection.joined();
       showState("open");
       break;
     case "semantics": semantics.update(m.widgets); break;
+    case "presence": presence.update(m.clients); break;
     case "events": sideEffects(m.events); break;
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }
@@ -141,7 +162,7 @@ function layout() {
 function draw() {
   if (!dirty) return;
   dirty = false;
-  paint(ctx, store, scale, dpr);
+  paint(ctx, store, scale, dpr, client);
   if (store.seq === 0) return; // nothing received yet
   framesPainted += 1;
   root.dataset.frames = String(framesPainted);
@@ -151,4 +172,13 @@ addEventListener("resize", layout);
 matchMedia("(resolution: 1dppx)").addEventListener?.("change", layout);
 attachInput(canvas, () => scale, (m) => connection.send(m));
 layout();
-connection.start();
+if (roomAllowed) {
+  root.dataset.room = room;
+  presence.showRoom(room);
+  connection.start();
+} else {
+  // Text, never HTML: the name is whatever the link said.
+  banner.textContent = `Room name "${room}" is not allowed: use 1–64 characters of A–Z, a–z, 0–9, _ or -.`;
+  banner.hidden = false;
+  showState("invalid");
+}

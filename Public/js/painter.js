@@ -1,5 +1,7 @@
 // Decodes binary frames (docs/PROTOCOL.md, "Frames" and "Display list") and paints
-// them. No widget logic lives here: the server decides every pixel's meaning.
+// them. No widget logic lives here: the server decides every pixel's meaning. The one
+// thing the painter knows about the viewer is its client id: ops in an "owner" run
+// naming that id (the viewer's own pointer dot) are skipped, never drawn to their owner.
 
 export const FRAME_KIND = 0x46;
 const ALIGN = ["left", "center", "right"];
@@ -45,8 +47,10 @@ export class LayerStore {
   }
 }
 
-/** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels. */
-export function paint(ctx, store, scale, dpr) {
+/** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels;
+ *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped. */
+export function paint(ctx, store, scale, dpr, viewer = null) {
+  const own = viewer ? new TextEncoder().encode(viewer) : null;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
   for (const id of store.order) {
@@ -54,7 +58,7 @@ export function paint(ctx, store, scale, dpr) {
     ctx.save();
     const open = { saves: 0 };
     try {
-      paintOps(ctx, store.layers.get(id), open);
+      paintOps(ctx, store.layers.get(id), open, own);
     } catch {
       // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
     } finally {
@@ -65,9 +69,15 @@ export function paint(ctx, store, scale, dpr) {
   }
 }
 
-/** Paints one layer's ops, counting its unmatched saves in `open.saves`. */
-function paintOps(ctx, bytes, open) {
+/** Stands in for the canvas while an owner run naming the viewer is read: every call and
+ *  assignment is dropped, so the run's operands are still read (and skipped) exactly once. */
+const NOWHERE = new Proxy({}, { get: () => () => {}, set: () => true });
+
+/** Paints one layer's ops, counting its unmatched saves in `open.saves`. `own` is the viewer's
+ *  client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
+function paintOps(canvas, bytes, open, own) {
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let ctx = canvas; // NOWHERE inside the viewer's own run
   const f = (at) => v.getFloat32(at, true);
   const rgba = (at) => `rgba(${v.getUint8(at)},${v.getUint8(at + 1)},${v.getUint8(at + 2)},${v.getUint8(at + 3) / 255})`;
   const decoder = new TextDecoder();
@@ -75,8 +85,9 @@ function paintOps(ctx, bytes, open) {
   while (o < v.byteLength) {
     const op = v.getUint8(o++);
     switch (op) {
-      case 0x01: ctx.save(); open.saves++; break;
-      case 0x02: if (open.saves > 0) { ctx.restore(); open.saves--; } break; // never pop the layer's own save
+      case 0x01: if (ctx === canvas) { ctx.save(); open.saves++; } break;
+      // never pop the layer's own save
+      case 0x02: if (ctx === canvas && open.saves > 0) { ctx.restore(); open.saves--; } break;
       case 0x03: ctx.translate(f(o), f(o + 4)); o += 8; break;
       case 0x04: ctx.beginPath(); ctx.rect(f(o), f(o + 4), f(o + 8), f(o + 12)); ctx.clip(); o += 16; break;
       case 0x05: ctx.fillStyle = rgba(o); o += 4; break;
@@ -109,7 +120,19 @@ function paintOps(ctx, bytes, open) {
       }
       case 0x0D: ctx.scale(f(o), f(o + 4)); o += 8; break;
       case 0x0E: ctx.globalAlpha = f(o); o += 4; break;
+      case 0x0F: { // owner: u8 n, n bytes UTF-8 client id; the ops up to the next owner op are that client's
+        const n = v.getUint8(o++);
+        if (o + n > v.byteLength) return;
+        ctx = own !== null && n > 0 && sameBytes(bytes, o, n, own) ? NOWHERE : canvas;
+        o += n; break;
+      }
       default: return; // unknown op: stop this layer rather than misread the rest
     }
   }
+}
+
+function sameBytes(bytes, at, n, other) {
+  if (n !== other.length) return false;
+  for (let i = 0; i < n; i++) if (bytes[at + i] !== other[i]) return false;
+  return true;
 }

@@ -23,10 +23,13 @@ package struct OutboundQueue {
     private var control: [SharedPayload] = []
     /// Only the newest pong matters (round-trip measurement).
     private var pong: SharedPayload?
+    /// The newest applied input's echo, held until a frame is about to go (latest only).
+    private var applied: SharedPayload?
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
     private var semanticsSent = 0
+    private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
     package private(set) var frameSeq: UInt32 = 0
     /// Set by a fatal refusal: the connection closes once control is flushed.
@@ -73,6 +76,19 @@ package struct OutboundQueue {
         return true
     }
 
+    /// The room applied this client's input with client time `t` (ms): echoed right before
+    /// the next frame it gets, which is the first that can show it.
+    @discardableResult
+    package mutating func noteApplied(t: Double) -> Bool {
+        guard closing == nil else { return false }
+        applied = payload(ServerMessage.applied(t: t))
+        return true
+    }
+
+    /// The client's theme changed: its next frame is a full one (its frame numbers were another
+    /// theme's), and nothing of the old theme is continued.
+    package mutating func restartFrames() { frameSeq = 0 }
+
     /// Past `maxQueuedEvents` the client has stopped reading: everything queued goes,
     /// and it is told why and closed.
     @discardableResult
@@ -89,7 +105,8 @@ package struct OutboundQueue {
 
     // MARK: output
 
-    /// The first of: control, pong, close, events, semantics, the latest frame.
+    /// The first of: control, pong, close, events, semantics, presence, then the latest frame
+    /// (preceded by the applied echo when one is pending).
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
@@ -108,10 +125,20 @@ package struct OutboundQueue {
             semanticsSent = room.semanticsVersion
             return .write(room.semantics, .text)
         }
+        if presenceSent != room.presenceVersion {
+            presenceSent = room.presenceVersion
+            return .write(room.presenceMessage, .text)
+        }
         let frame = room.frame(theme: theme)
         guard frame.seq != frameSeq else { return .nothing }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
+        let sends = !continuous || frame.changed
+        if sends, let applied {
+            // The echo first; the frame at the next writable (it is still the latest then).
+            self.applied = nil
+            return .write(applied, .text)
+        }
         frameSeq = frame.seq
         if !continuous { return .write(frame.full, .binary) }
         return frame.changed ? .write(frame.delta, .binary) : .nothing
@@ -120,7 +147,8 @@ package struct OutboundQueue {
     package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {
         if !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
-        return !events.isEmpty || semanticsSent != room.semanticsVersion || room.frame(theme: theme).seq != frameSeq
+        return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion
+            || room.frame(theme: theme).seq != frameSeq
     }
 
     private mutating func payload(_ text: String) -> SharedPayload {

@@ -18,6 +18,12 @@ package final class Room: RoomFeed {
     package private(set) var semanticsVersion = 1
     package private(set) var semantics: SharedPayload
     private var lastSemantics: [Semantics]
+    /// Who is here, their colours and pointers: drawn as the topmost layer.
+    package private(set) var presence = Presence()
+    package private(set) var presenceVersion = 1
+    package private(set) var presenceMessage: SharedPayload
+    /// A dot moved by hover alone: drawn at the next tick, so a hover flood costs one frame a tick.
+    package private(set) var dotsMoved = false
 
     /// One per theme in use (one or two): a short array beats hashing the name per client.
     private struct CachedFrame {
@@ -35,6 +41,31 @@ package final class Room: RoomFeed {
         lastActivity = origin
         lastSemantics = scene.semantics
         semantics = SharedPayload(text: ServerMessage.semantics(lastSemantics), headroom: headroom)
+        presenceMessage = SharedPayload(text: ServerMessage.presence(presence), headroom: headroom)
+    }
+
+    /// True while the frame clock must tick for this room.
+    var needsTick: Bool { dotsMoved || scene.isAnimating }
+
+    /// `client` joins the room: it gets a colour, everyone a new presence message.
+    package func join(_ client: String) {
+        presence.join(client)
+        presenceChanged()
+    }
+
+    /// `client` left: its pointers are let go (as lifted) and its colour freed. Returns the
+    /// events its leaving caused.
+    package func leave(_ client: String, now: Double) -> [SceneEvent] {
+        presence.leave(client)
+        presenceChanged()
+        return apply([.leave(client: client)], now: now)
+    }
+
+    /// Follows `client`'s pointer for its dot. A pointer message's dot is drawn with the
+    /// input's own frame; a hover's at the next tick (`needsTick`).
+    package func track(_ message: ClientMessage, from client: String) {
+        guard presence.track(message, from: client) else { return }
+        if case .hover = message { dotsMoved = true }
     }
 
     func sceneTime(_ now: Double) -> Double { now - origin }
@@ -49,6 +80,7 @@ package final class Room: RoomFeed {
     }
 
     package func advance(now: Double) -> [SceneEvent] {
+        dotsMoved = false
         scene.advance(to: sceneTime(now))
         changed()
         return scene.takeEvents()
@@ -58,7 +90,12 @@ package final class Room: RoomFeed {
     package func frame(theme: Theme) -> SharedFrame {
         let i = cacheIndex(theme.renderKey)
         if frames[i].renderedChange != changeCount || frames[i].frame == nil {
-            let encoded = frames[i].encoder.encode(scene.render(theme: theme), time: scene.time)
+            var layers = scene.render(theme: theme)
+            var dots = DisplayList(reservingCapacity: 256)
+            presence.render(
+                holders: scene.holders.map { (scene.widgets[$0.widget].frame, $0.client) }, into: &dots)
+            layers.append(Layer(id: UInt16(scene.widgets.count + 1), list: dots))
+            let encoded = frames[i].encoder.encode(layers, time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
             frames[i].frame = SharedFrame(
                 seq: encoded.seq,
@@ -74,6 +111,12 @@ package final class Room: RoomFeed {
         if let i = frames.firstIndex(where: { $0.themeName == themeName }) { return i }
         frames.append(CachedFrame(themeName: themeName))
         return frames.count - 1
+    }
+
+    private func presenceChanged() {
+        presenceMessage = SharedPayload(text: ServerMessage.presence(presence), headroom: headroom)
+        presenceVersion += 1
+        changeCount &+= 1
     }
 
     private func changed() {

@@ -28,6 +28,9 @@ package protocol RoomFeed: AnyObject {
     /// Grows whenever the semantics change.
     var semanticsVersion: Int { get }
     var semantics: SharedPayload { get }
+    /// Grows whenever someone joins or leaves.
+    var presenceVersion: Int { get }
+    var presenceMessage: SharedPayload { get }
     /// The latest frame (rendered on demand).
     func frame(theme: Theme) -> SharedFrame
 }

@@ -1,3 +1,4 @@
+import CLibWebSockets
 import ScrollCore
 
 /// Turning client messages into scene input (docs/PROTOCOL.md, "Client → server").
@@ -35,6 +36,21 @@ extension WebSocketServer {
                 return
             }
             if case .pointer(let p) = message, !trackPointer(client, p) { return }
+            room.track(message, from: client.name)
+            switch message {
+            case .hover:
+                // For the others' eyes only: no widget gets it, no trace keeps it.
+                if room.needsTick { ensureTicking() }
+                return
+            case let .preferences(theme, reducedMotion):
+                let named = theme.flatMap(Theme.named) ?? client.theme
+                client.theme = named.reducingMotion(reducedMotion ?? client.theme.reducedMotion)
+                client.outbound.restartFrames()
+                lws_callback_on_writable(client.wsi)
+                return
+            default:
+                break
+            }
             let named = message.naming(focus: room.scene.defaultFocus?.id)
             let inputs = InputMapping.sceneInputs(named, client: client.name)
             // Refused before it is recorded: a trace holds only what the room applied.
@@ -45,6 +61,7 @@ extension WebSocketServer {
                 }
             }
             traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
+            if let t = message.newestInputTime { client.outbound.noteApplied(t: t) }
             publish(room.apply(inputs, now: now), in: room)
         }
     }
@@ -105,10 +122,13 @@ extension WebSocketServer {
         client.room = room
         client.theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
         room.clients.append(client.id)
+        room.join(client.name)
         // Not subject to the control cap: without a welcome the page never starts.
         queue(
             ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
             to: client, always: true)
+        // Everyone else sees the newcomer in the next presence message.
+        publish([], in: room)
         logger.info(
             "joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
     }

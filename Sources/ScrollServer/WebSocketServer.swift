@@ -158,8 +158,7 @@ public final class WebSocketServer: @unchecked Sendable {
         room.clients.removeAll { $0 == client.id }
         let now = MonotonicClock.now()
         traces?.leave(client: client.name, room: room.name, roomTime: room.sceneTime(now))
-        let events = room.apply([.leave(client: client.name)], now: now)
-        publish(events, in: room)
+        publish(room.leave(client.name, now: now), in: room)
         logger.debug("disconnected", metadata: ["client": "\(client.name)", "room": "\(room.name)"])
     }
 
@@ -193,7 +192,7 @@ public final class WebSocketServer: @unchecked Sendable {
             if let batch { client.outbound.enqueue(batch) }
             lws_callback_on_writable(client.wsi)
         }
-        if room.scene.isAnimating { ensureTicking() }
+        if room.needsTick { ensureTicking() }
     }
 
     /// One message per writable callback; asks for another while anything is pending.
@@ -233,7 +232,7 @@ public final class WebSocketServer: @unchecked Sendable {
     fileprivate func tick() {
         tickScheduled = false
         let now = MonotonicClock.now()
-        for room in rooms.values where room.scene.isAnimating {
+        for room in rooms.values where room.needsTick {
             publish(room.advance(now: now), in: room)
         }
     }

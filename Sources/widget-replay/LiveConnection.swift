@@ -36,7 +36,10 @@ final class LiveConnection {
         layerOrder.compactMap { id in layerBytes[id].map { (id, $0) } }
     }
 
-    func send(_ entry: TraceEntry) throws { try send(text: entry.wireJSON) }
+    /// Sends the line's message (a `leave` line is no message: the caller closes instead).
+    func send(_ entry: TraceEntry) throws {
+        if let text = entry.wireJSON { try send(text: text) }
+    }
 
     func close() { socket.close() }
 

@@ -4,7 +4,7 @@ import WebSocketClient
 
 /// Plays a trace against a running server at its recorded pace (scene time, `at ?? t`):
 /// one WebSocket per trace client, each sending what the page would, with `t` as the wire
-/// timestamp. Sleeping is fine here; the core never does.
+/// timestamp; a `leave` line closes that client's socket. Sleeping is fine here; the core never does.
 struct LiveReplay {
     let url: String
     let room: String
@@ -33,21 +33,31 @@ struct LiveReplay {
 
     func play(_ entries: [TraceEntry]) throws -> Outcome {
         var names: [String] = []
-        for e in entries where !names.contains(e.client) { names.append(e.client) }
+        for e in entries where !names.contains(e.client) && e.type != .leave { names.append(e.client) }
         if names.isEmpty { names = [TraceEntry.defaultClient] }
-        let connections = try names.map {
-            try LiveConnection(url: url, room: room, scene: scene, theme: theme, client: $0)
+        let connect = { (name: String) in
+            try LiveConnection(url: url, room: room, scene: scene, theme: theme, client: name)
         }
-        defer { for connection in connections { connection.close() } }
-        let byName = Dictionary(uniqueKeysWithValues: zip(names, connections))
+        // Open connections by trace client; a `leave` line closes one, a later line reopens it.
+        var live = try names.map { (name: $0, connection: try connect($0)) }
+        defer { for c in live { c.connection.close() } }
+        var connections: [LiveConnection] { live.map(\.connection) }
 
         let start = ContinuousClock.now
         let origin = entries.first?.sceneTime ?? 0
         for entry in entries {
             try pump(connections, until: start + .milliseconds(Int64((entry.sceneTime - origin).rounded())))
-            try byName[entry.client]!.send(entry)
+            let open = live.firstIndex { $0.name == entry.client }
+            if entry.type == .leave {
+                // Live, a client leaves by disconnecting; the server lets go of what it held.
+                if let open { live.remove(at: open).connection.close() }
+                continue
+            }
+            if open == nil { live.append((entry.client, try connect(entry.client))) }
+            try live.first { $0.name == entry.client }!.connection.send(entry)
             for connection in connections { connection.finalSeen = false }
         }
+        if live.isEmpty { live.append((TraceEntry.defaultClient, try connect(TraceEntry.defaultClient))) }
         let deadline = ContinuousClock.now + .milliseconds(Int64(settleTimeout * 1000))
         while ContinuousClock.now < deadline, !connections.allSatisfy(\.finalSeen) {
             try pump(connections, until: min(deadline, .now + .milliseconds(20)))

@@ -59,6 +59,7 @@ import Testing
                     "textAlign=\(align[Int(a.rawValue)])", "textBaseline=\(baseline[Int(b.rawValue)])",
                     "font=\(w == .bold ? "bold " : "")\(n(size))px \(font)", "fillText(\(s),\(n(x)),\(n(y)))",
                 ]
+            case .owner: return []  // no call: it decides whether what follows is painted
             }
         }
     }

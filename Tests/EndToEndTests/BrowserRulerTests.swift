@@ -1,4 +1,5 @@
 import Foundation
+import ScrollCore
 import Testing
 
 /// The real page in headless Chromium, driven with real mouse events over CDP.
@@ -99,8 +100,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: stale) }
         let app = stale.appendingPathComponent("js/app.js")
         let source = try String(contentsOf: app, encoding: .utf8)
-        #expect(source.contains("PROTOCOL_VERSION = 2;"))
-        try source.replacingOccurrences(of: "PROTOCOL_VERSION = 2;", with: "PROTOCOL_VERSION = 0;")
+        let current = "PROTOCOL_VERSION = \(ProtocolVersion.current);"
+        #expect(source.contains(current))
+        try source.replacingOccurrences(of: current, with: "PROTOCOL_VERSION = 0;")
             .write(to: app, atomically: true, encoding: .utf8)
 
         let server = try ServerProcess(arguments: ["--public", stale.path])
@@ -115,7 +117,7 @@ import Testing
                   return el.hidden ? '' : el.textContent + '|' + getComputedStyle(el).display; })()
                 """) as? String
         #expect(banner?.contains("protocol 0") == true, "\(banner ?? "nil")")
-        #expect(banner?.contains("server speaks 2") == true, "\(banner ?? "nil")")
+        #expect(banner?.contains("server speaks \(ProtocolVersion.current)") == true, "\(banner ?? "nil")")
         #expect(banner?.hasSuffix("|none") == false)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ScrollCore
 import Testing
 import WebSocketClient
 
@@ -52,6 +53,6 @@ import WebSocketClient
     @Test func versionNamesTheProtocol() throws {
         let child = try ChildProcess(executable: ServerProcess.binaryPath(), arguments: ["--version"])
         #expect(child.waitForExit(timeout: 10))
-        #expect(child.output.waitForLine(timeout: 5) { $0.contains("(protocol 2)") } != nil)
+        #expect(child.output.waitForLine(timeout: 5) { $0.contains("(protocol \(ProtocolVersion.current))") } != nil)
     }
 }

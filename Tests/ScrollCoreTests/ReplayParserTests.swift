@@ -179,7 +179,7 @@ import Testing
     func other() {
         #expect(
             error("{\"t\": 0, \"type\": \"tap\", \"x\": 1, \"y\": 1}")?.message
-                == "\"type\" must be one of down, move, up, cancel, wheel, key, action, not \"tap\"")
+                == "\"type\" must be one of down, move, up, cancel, wheel, key, action, leave, not \"tap\"")
         #expect(error("{\"t\": 0, \"x\": 1, \"y\": 1}")?.message == "\"type\" is required")
         #expect(error("{\"type\": \"down\", \"x\": 1, \"y\": 1}")?.message == "\"t\" is required")
         #expect(

@@ -76,8 +76,11 @@ import Testing
             .pointer(.up, t: 40, x: 1, y: 2, pointer: 4), .wheel(t: 1, x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2),
             .key("PageDown", t: 9),
         ] {
-            #expect(try message(entry.wireJSON) == entry.clientMessage)
+            #expect(try message(try #require(entry.wireJSON)) == entry.clientMessage)
         }
+        // A leave is no message: live, the client's connection closes.
+        #expect(TraceEntry.leave(t: 5, client: "c2").wireJSON == nil)
+        #expect(TraceEntry.leave(t: 5, client: "c2").clientMessage == nil)
     }
 
     @Test("two clients with skewed clocks: each keeps exactly its own spacing, \"at\" is each arrival (whole µs)")
@@ -176,7 +179,7 @@ import Testing
         #expect(abs(next[0].t - first[0].t - 0.0123456) < 1e-9)
     }
 
-    @Test("a client leaving mid-drag gets a cancel for each pointer it held, where it was")
+    @Test("a client leaving mid-drag gets one leave line; one that held nothing gets none")
     func recorderLeave() throws {
         var recorder = TraceRecorder()
         _ = recorder.record(
@@ -188,10 +191,13 @@ import Testing
             try message(#"{"type":"pointer","phase":"down","id":1,"x":100,"y":214,"t":5}"#), client: "c2",
             roomTime: 0.021)
         // At the departure (500 ms); t is c1's last (its clock: 30 ms, offset −10 ms).
-        #expect(
-            recorder.leave(client: "c1", roomTime: 0.5)
-                == [.pointer(.cancel, t: 20, at: 500, x: 250, y: 215, pointer: 2, client: "c1")])
+        let lines = recorder.leave(client: "c1", roomTime: 0.5)
+        #expect(lines == [.leave(t: 20, at: 500, client: "c1")])
+        #expect(lines.map(\.jsonLine) == [#"{"t":20,"at":500,"type":"leave","client":"c1"}"#])
+        #expect(try TraceParser.parse(lines[0].jsonLine, name: "leave") == lines)
+        // Gone already, or never holding anything: nothing to replay.
         #expect(recorder.leave(client: "c1", roomTime: 0.6).isEmpty)
+        #expect(recorder.leave(client: "c3", roomTime: 0.6).isEmpty)
     }
 
     @Test("wire → scene: t ms → client time s; wheel deltas keep their unit; per-client pointers")

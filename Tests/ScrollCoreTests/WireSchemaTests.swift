@@ -12,6 +12,8 @@ import Testing
         "key": #""key":"ArrowLeft","widget":"ruler","t":5"#,
         "ping": #""t":5"#,
         "action": #""widget":"ruler","action":"setValue","args":{"value":80.3},"t":5"#,
+        "hover": #""x":10,"y":20,"t":5"#,
+        "preferences": #""theme":"dark","reducedMotion":true"#,
     ]
 
     /// `type`'s valid message with `field` replaced by `value` (or removed when nil).
@@ -36,7 +38,8 @@ import Testing
         arguments: [
             ("hello", "protocol"), ("pointer", "phase"), ("pointer", "id"), ("pointer", "x"), ("pointer", "y"),
             ("pointer", "t"), ("wheel", "x"), ("wheel", "y"), ("wheel", "dx"), ("wheel", "dy"), ("wheel", "t"),
-            ("key", "key"), ("key", "t"), ("ping", "t"), ("action", "action"), ("action", "t"),
+            ("key", "key"), ("key", "t"), ("ping", "t"), ("action", "action"), ("action", "t"), ("hover", "x"),
+            ("hover", "y"), ("hover", "t"),
         ])
     func missing(type: String, field: String) throws {
         let e = try #require(refusal(Self.message(type, field, nil)))
@@ -51,7 +54,7 @@ import Testing
             ("pointer", "y", "-1000001"),
             ("pointer", "t", "-0.5"), ("wheel", "x", "2e6"), ("wheel", "y", "1e300"), ("wheel", "dx", "100001"),
             ("wheel", "dy", "-1e5-1"), ("wheel", "deltaMode", "3"), ("wheel", "t", "-1"), ("key", "t", "-1"),
-            ("ping", "t", "-3"), ("action", "t", "-1"),
+            ("ping", "t", "-3"), ("action", "t", "-1"), ("hover", "x", "1e7"), ("hover", "t", "-1"),
         ])
     func numbers(type: String, field: String, outOfRange: String) throws {
         for value in ["true", "false", #""5""#, outOfRange, "[1]", "{}"] {
@@ -254,5 +257,32 @@ import Testing
         #expect(
             InputMapping.sceneInputs(m, client: "a")
                 == [.action(ActionInput(widget: "ruler", name: "setValue", args: ["value": 80.3]))])
+    }
+
+    @Test("hover: x and y, or out: true without them; preferences: theme and reducedMotion, each optional")
+    func hoverAndPreferences() throws {
+        #expect(
+            try ClientMessage.parse(#"{"type":"hover","x":1,"y":2,"t":3}"#).get() == .hover(at: Point(x: 1, y: 2), t: 3)
+        )
+        #expect(try ClientMessage.parse(#"{"type":"hover","out":true,"t":3}"#).get() == .hover(at: nil, t: 3))
+        #expect(refusal(#"{"type":"hover","out":false,"t":3}"#)?.message == "hover.x is required")
+        #expect(
+            refusal(#"{"type":"hover","out":1,"x":1,"y":2,"t":3}"#)?.message.hasPrefix("hover.out must be ") == true)
+        #expect(
+            try ClientMessage.parse(#"{"type":"preferences","reducedMotion":false}"#).get()
+                == .preferences(theme: nil, reducedMotion: false))
+        #expect(
+            try ClientMessage.parse(#"{"type":"preferences"}"#).get() == .preferences(theme: nil, reducedMotion: nil))
+        let e = refusal(#"{"type":"preferences","theme":"blue"}"#)
+        #expect(
+            e?.code == .badMessage && e?.message.hasPrefix("preferences.theme must be ") == true,
+            "\(String(describing: e))")
+        // Neither reaches a widget; only input is echoed as applied.
+        #expect(InputMapping.sceneInputs(.hover(at: nil, t: 1), client: "a").isEmpty)
+        #expect(ClientMessage.hover(at: nil, t: 1).newestInputTime == nil)
+        let move = try ClientMessage.parse(
+            #"{"type":"pointer","phase":"move","id":1,"x":1,"y":2,"t":9,"coalesced":[[1,2,7],[1,2,8]]}"#
+        ).get()
+        #expect(move.newestInputTime == 8)
     }
 }

@@ -14,7 +14,7 @@ struct OutboundOrderTests {
         var q = makeQueue()
         let welcomed = q.enqueueControl("welcome", always: true)
         #expect(welcomed)
-        #expect(drain(&q, room: room) == ["welcome", "semantics v1", "bin:full#4"])
+        #expect(drain(&q, room: room) == ["welcome", "semantics v1", "presence v1", "bin:full#4"])
     }
 
     @Test("control, then the pong, then events in order, then semantics, then the frame, whatever the order queued")
@@ -28,7 +28,7 @@ struct OutboundOrderTests {
         q.enqueueControl("error 1")
         #expect(
             drain(&q, room: room) == [
-                "welcome", "error 1", "pong 1", "events A", "events B", "semantics v1", "bin:full#1",
+                "welcome", "error 1", "pong 1", "events A", "events B", "semantics v1", "presence v1", "bin:full#1",
             ])
     }
 
@@ -40,7 +40,7 @@ struct OutboundOrderTests {
         #expect(describe(q.next(from: room, theme: .light)) == "events A")
         q.enqueue(batch("B"))
         q.enqueueControl("error 1")
-        #expect(drain(&q, room: room) == ["error 1", "events B", "semantics v1", "bin:full#1"])
+        #expect(drain(&q, room: room) == ["error 1", "events B", "semantics v1", "presence v1", "bin:full#1"])
     }
 
     @Test("with nothing pending no callback is wanted, and one would send nothing")
@@ -60,7 +60,7 @@ struct OutboundOrderTests {
         q.enqueuePong("pong 1")
         #expect(drain(&q, room: nil) == ["error not_ready", "pong 1"])
         #expect(!q.wantsWritable(room: nil, theme: .light))
-        #expect(drain(&q, room: FakeRoom(seq: 1)) == ["events A", "semantics v1", "bin:full#1"])
+        #expect(drain(&q, room: FakeRoom(seq: 1)) == ["events A", "semantics v1", "presence v1", "bin:full#1"])
     }
 }
 
@@ -143,7 +143,8 @@ struct OutboundEventTests {
         let queuedB = q.enqueue(batch("B", count: 1))
         #expect(queuedB)
         #expect(q.queuedEvents == 4)
-        #expect(drain(&q, room: FakeRoom(seq: 1)) == ["events A", "events B", "semantics v1", "bin:full#1"])
+        #expect(
+            drain(&q, room: FakeRoom(seq: 1)) == ["events A", "events B", "semantics v1", "presence v1", "bin:full#1"])
         #expect(q.queuedEvents == 0)
     }
 
@@ -155,7 +156,7 @@ struct OutboundEventTests {
         #expect(describe(q.next(from: room, theme: .light)) == "events A")
         let queuedB = q.enqueue(batch("B", count: 3))
         #expect(queuedB)
-        #expect(drain(&q, room: room) == ["events B", "semantics v1", "bin:full#1"])
+        #expect(drain(&q, room: room) == ["events B", "semantics v1", "presence v1", "bin:full#1"])
     }
 
     @Test("one event over the bound: everything queued goes, only slow_consumer is sent, then close 1008")

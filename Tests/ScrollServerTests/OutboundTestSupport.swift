@@ -11,10 +11,12 @@ extension SharedPayload {
     var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
 }
 
-/// A room whose frames and semantics are labels, so a transcript reads "bin:full#3".
+/// A room whose frames, semantics and presence are labels, so a transcript reads "bin:full#3".
 final class FakeRoom: RoomFeed {
     private(set) var semanticsVersion = 1
     private(set) var semantics = SharedPayload(text: "semantics v1", headroom: testHeadroom)
+    private(set) var presenceVersion = 1
+    private(set) var presenceMessage = SharedPayload(text: "presence v1", headroom: testHeadroom)
     private var frames: [String: SharedFrame] = [:]
 
     init(seq: UInt32 = 1) { show(seq: seq) }
@@ -32,6 +34,11 @@ final class FakeRoom: RoomFeed {
     func changeSemantics() {
         semanticsVersion += 1
         semantics = SharedPayload(text: "semantics v\(semanticsVersion)", headroom: testHeadroom)
+    }
+
+    func changePresence() {
+        presenceVersion += 1
+        presenceMessage = SharedPayload(text: "presence v\(presenceVersion)", headroom: testHeadroom)
     }
 
     func frame(theme: Theme) -> SharedFrame { frames[theme.name]! }

@@ -18,7 +18,7 @@ struct SharedPayloadTests {
         #expect(SharedPayload([], headroom: 8).count == 0)
     }
 
-    @Test("every client is handed the room's own frame, event and semantics buffers: nothing copied")
+    @Test("every client is handed the room's own frame, event, semantics and presence buffers: nothing copied")
     func fanOutSharesBuffers() {
         let room = FakeRoom(seq: 1)
         let events = batch("A")
@@ -29,10 +29,11 @@ struct SharedPayloadTests {
             while queues[i].wantsWritable(room: room, theme: .light) {
                 if case .write(let p, _) = queues[i].next(from: room, theme: .light) { written.append(p) }
             }
-            #expect(written.count == 3)
+            #expect(written.count == 4)
             #expect(written[0] === events.payload)
             #expect(written[1] === room.semantics)
-            #expect(written[2] === room.frame(theme: .light).full)
+            #expect(written[2] === room.presenceMessage)
+            #expect(written[3] === room.frame(theme: .light).full)
         }
         room.show(seq: 2)
         for i in queues.indices {

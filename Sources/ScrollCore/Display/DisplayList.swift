@@ -15,6 +15,7 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case fillPolygon = 0x0C  // count u8, then count × (x, y)
     case scale = 0x0D  // sx, sy
     case setAlpha = 0x0E  // alpha (0…1)
+    case owner = 0x0F  // byteCount u8, UTF-8 client id (0 bytes: no owner)
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -72,6 +73,14 @@ public struct DisplayList: Sendable, Equatable {
         op(.text); f(x); f(y); f(size)
         bytes.append(align.rawValue); bytes.append(baseline.rawValue); bytes.append(weight.rawValue)
         u16(UInt16(utf8.count)); bytes.append(contentsOf: utf8)
+    }
+
+    /// The ops that follow, up to the next `owner` or the layer's end, are `client`'s own: the
+    /// page of that client skips them (its own pointer is never drawn to it). "" ends the run.
+    public mutating func owner(_ client: String) {
+        var utf8 = Array(client.utf8)
+        if utf8.count > Int(UInt8.max) { utf8 = Array(utf8.prefix(Int(UInt8.max))) }
+        op(.owner); bytes.append(UInt8(utf8.count)); bytes.append(contentsOf: utf8)
     }
 
     public mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }

@@ -14,6 +14,8 @@ public enum DecodedOp: Sendable, Equatable {
     case line(Double, Double, Double, Double)
     case fillPolygon([Point])
     case text(String, x: Double, y: Double, size: Double, align: TextAlign, baseline: TextBaseline, weight: FontWeight)
+    /// What follows belongs to this client ("": to no one), until the next `owner`.
+    case owner(String)
 }
 
 public struct DisplayListDecodingError: Error, Equatable, CustomStringConvertible {
@@ -88,6 +90,9 @@ public enum DisplayListDecoder {
                 let n = Int(try r.u16())
                 let s = String(decoding: try r.take(n), as: UTF8.self)
                 ops.append(.text(s, x: x, y: y, size: size, align: align, baseline: baseline, weight: weight))
+            case .owner:
+                let n = Int(try r.u8())
+                ops.append(.owner(String(decoding: try r.take(n), as: UTF8.self)))
             }
         }
         return ops

@@ -122,6 +122,9 @@ private struct SVGWriter {
             if weight == .bold { out += " font-weight=\"bold\"" }
             out += " text-anchor=\"\(anchor(align))\" dominant-baseline=\"\(dominantBaseline(baseline))\"\(fill)>"
             out += escaped(s) + "</text>\n"
+        case .owner:
+            // An SVG has no viewer to leave out: every client's ops are drawn.
+            break
         }
     }
 

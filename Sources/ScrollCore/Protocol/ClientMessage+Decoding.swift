@@ -41,6 +41,18 @@ extension ClientMessage: Decodable {
                 )
             case "action": self = .action(try Action(c))
             case "ping": self = .ping(t: try c.required("t", FieldRules.clientTime))
+            case "preferences":
+                self = .preferences(
+                    theme: try c.optional("theme", FieldRules.themeName),
+                    reducedMotion: try c.optional("reducedMotion", FieldRule.bool))
+            case "hover":
+                let out = try c.optional("out", FieldRule.bool) ?? false
+                let at =
+                    out
+                    ? nil
+                    : Point(
+                        x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate))
+                self = .hover(at: at, t: try c.required("t", FieldRules.clientTime))
             default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
             }
         } catch let e as FieldError {
@@ -53,7 +65,7 @@ extension ClientMessage.Hello {
     init(_ c: FieldContainer) throws(FieldError) {
         version = try c.required("protocol", FieldRule.integer(in: 0...1_000_000))
         room = try c.optional("room", FieldRule.identifier) ?? ClientMessageLimits.defaultRoom
-        theme = try c.optional("theme", FieldRule.oneOf(Theme.all.map { ($0.name, $0.name) })) ?? Theme.light.name
+        theme = try c.optional("theme", FieldRules.themeName) ?? Theme.light.name
         reducedMotion = try c.optional("reducedMotion", FieldRule.bool) ?? false
         scene = try c.optional("scene", FieldRule.identifier)
     }

@@ -44,6 +44,12 @@ public enum ClientMessage: Sendable, Equatable {
     case key(key: String, widget: String?, t: Double)
     case action(Action)
     case ping(t: Double)
+    /// The mouse moved over the scene with no button down (`at`), or left it (nil). Drawn to
+    /// the room's other clients as a dot; never given to a widget, never recorded.
+    case hover(at: Point?, t: Double)
+    /// The page's preferences changed (the system's colour scheme or reduced motion, or the
+    /// user's toggle): from the next frame on, this client is drawn for them. Absent: unchanged.
+    case preferences(theme: String?, reducedMotion: Bool?)
 }
 
 public enum ClientMessageLimits {
@@ -64,6 +70,17 @@ extension ClientMessage {
 
     /// The message with an absent widget replaced by `focus` (the scene's default focus), so
     /// a recorded line says where its input went.
+    /// The client timestamp (ms) of the newest input in the message: what `applied` echoes.
+    public var newestInputTime: Double? {
+        switch self {
+        case .pointer(let p): return p.samples.last?.t
+        case .wheel(let w): return w.t
+        case .key(_, _, let t): return t
+        case .action(let a): return a.t
+        case .hello, .ping, .hover, .preferences: return nil
+        }
+    }
+
     public func naming(focus: String?) -> ClientMessage {
         switch self {
         case .key(let key, .none, let t): return .key(key: key, widget: focus, t: t)

@@ -23,6 +23,7 @@ public enum FieldRules {
             && args.values.allSatisfy { $0.depth < ClientMessageLimits.maxArgsDepth } ? args : nil
     }
     public static let text = FieldRule<String, String>("a string") { $0 }
+    public static let themeName = FieldRule<String, String>.oneOf(Theme.all.map { ($0.name, $0.name) })
 
     /// The raw `coalesced` list; each item is then checked with `sample`.
     public static let coalesced = FieldRule<[[Double]], [[Double]]>(

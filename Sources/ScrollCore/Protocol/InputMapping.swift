@@ -19,7 +19,7 @@ public enum InputMapping {
             return [.key(key, widget: widget)]
         case .action(let a):
             return [.action(ActionInput(widget: a.widget, name: a.action, args: a.args))]
-        case .hello, .ping:
+        case .hello, .ping, .hover, .preferences:
             return []
         }
     }

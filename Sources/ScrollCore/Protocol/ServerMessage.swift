@@ -23,12 +23,32 @@ public enum ServerMessage {
         ]).serialized
     }
 
+    /// The newest input of this client's that the room has applied (its own `t`, ms): sent
+    /// just before the first frame drawn after it, so the page can time input to frame.
+    public static func applied(t: Double) -> String {
+        JSONValue.object([("type", "applied"), ("t", .number(t))]).serialized
+    }
+
     public static func pong(t: Double) -> String {
         JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
     }
 
     public static func events(_ events: [SceneEvent]) -> String {
         JSONValue.object([("type", "events"), ("events", .array(events.map(\.json)))]).serialized
+    }
+
+    /// Everyone in the room, in join order, with their colours.
+    public static func presence(_ presence: Presence) -> String {
+        JSONValue.object([
+            ("type", "presence"),
+            (
+                "clients",
+                .array(
+                    presence.members.map {
+                        .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
+                    })
+            ),
+        ]).serialized
     }
 
     public static func semantics(_ widgets: [Semantics]) -> String {

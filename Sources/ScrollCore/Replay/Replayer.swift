@@ -33,7 +33,7 @@ public struct Replayer {
             let time = entry.sceneTime / 1000
             if let end, time > end { break }
             clock.tick(before: time)
-            for input in InputMapping.sceneInputs(entry.clientMessage, client: entry.client) {
+            for input in entry.sceneInputs {
                 // As live: an action the scene cannot perform is refused, and the rest goes on.
                 if case .action(let action) = input {
                     do { try clock.scene.check(action) } catch {

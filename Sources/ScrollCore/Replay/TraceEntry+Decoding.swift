@@ -30,6 +30,8 @@ extension TraceEntry: Decodable {
             widget = try c.optional("widget", FieldRules.widgetID)
             action = try c.required("action", FieldRules.actionName, on: kind)
             args = try c.optional("args", FieldRules.actionArgs) ?? [:]
+        case .leave:
+            break
         }
     }
 }

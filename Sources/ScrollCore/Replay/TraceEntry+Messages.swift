@@ -26,14 +26,21 @@ extension TraceEntry {
             return [.key(key, t: time + t, at: at, widget: widget, client: client)]
         case .action(let a):
             return [.action(a.action, t: a.t + t, at: at, widget: a.widget, args: a.args, client: client)]
-        case .hello, .ping:
+        case .hello, .ping, .hover, .preferences:
             return []
         }
     }
 
+    /// What the scene is given for this line: what the server gives it for the message, or
+    /// for a `leave` line what it gives it when that client disconnects.
+    public var sceneInputs: [SceneInput] {
+        guard let message = clientMessage else { return [.leave(client: client)] }
+        return InputMapping.sceneInputs(message, client: client)
+    }
+
     /// The wire message this line stands for, with `t` as the client timestamp (`at` is
-    /// when it is applied, not part of the message).
-    public var clientMessage: ClientMessage {
+    /// when it is applied, not part of the message); nil for `leave`, which is no message.
+    public var clientMessage: ClientMessage? {
         switch type {
         case .down, .move, .up, .cancel:
             return .pointer(
@@ -46,11 +53,14 @@ extension TraceEntry {
             return .key(key: key, widget: widget, t: t)
         case .action:
             return .action(ClientMessage.Action(widget: widget, action: action, args: args, t: t))
+        case .leave:
+            return nil
         }
     }
 
-    /// The JSON text the page would send for this line (live replay).
-    public var wireJSON: String {
+    /// The JSON text the page would send for this line (live replay); nil for `leave`
+    /// (live, the client's connection closes).
+    public var wireJSON: String? {
         let fields: [(String, JSONValue)]
         switch type {
         case .down, .move, .up, .cancel:
@@ -72,6 +82,8 @@ extension TraceEntry {
             fields =
                 [("type", "action")] + (widget.map { [("widget", .string($0))] } ?? [])
                 + [("action", .string(action)), ("args", .sorted(args)), ("t", .number(t))]
+        case .leave:
+            return nil
         }
         return JSONValue.object(fields).serialized
     }

@@ -6,8 +6,10 @@
 public struct TraceEntry: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {
         case down, move, up, cancel, wheel, key, action
+        /// The client left the room (it disconnected): the pointers it held are let go.
+        case leave
 
-        /// The pointer phase of a pointer line; nil for wheel and key.
+        /// The pointer phase of a pointer line; nil for the others.
         public var pointerPhase: PointerPhase? { PointerPhase(rawValue: rawValue) }
     }
 
@@ -74,6 +76,10 @@ public struct TraceEntry: Sendable, Equatable {
         TraceEntry(t: t, at: at, type: .key, client: client, key: key, widget: widget)
     }
 
+    public static func leave(t: Double, at: Double? = nil, client: String = defaultClient) -> TraceEntry {
+        TraceEntry(t: t, at: at, type: .leave, client: client)
+    }
+
     public static func action(
         _ action: String, t: Double, at: Double? = nil, widget: String? = nil,
         args: [String: JSONValue] = [:], client: String = defaultClient
@@ -101,6 +107,8 @@ public struct TraceEntry: Sendable, Equatable {
             if let widget { fields.append(("widget", .string(widget))) }
             fields.append(("action", .string(action)))
             if !args.isEmpty { fields.append(("args", .sorted(args))) }
+        case .leave:
+            break
         }
         if client != Self.defaultClient { fields.append(("client", .string(client))) }
         return .object(fields)

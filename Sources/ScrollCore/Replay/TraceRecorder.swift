@@ -24,8 +24,8 @@ public struct TraceRecorder: Sendable {
     /// (the server never reuses one) resumes after it rather than going back.
     private var lastT: [String: Double] = [:]
     private var lastAt = 0.0
-    /// Pointers each client holds down, with their last position (for `leave`).
-    private var pressed: [PointerKey: Point] = [:]
+    /// Pointers each client holds down (for `leave`).
+    private var pressed: Set<PointerKey> = []
 
     public init() {}
 
@@ -54,17 +54,16 @@ public struct TraceRecorder: Sendable {
         return entries
     }
 
-    /// A client left the room: the scene cancels its pointers at `roomTime`, so the trace
-    /// does too (`at` the departure, `t` the client's last).
+    /// A client left the room at `roomTime`: if it held a pointer down, one `leave` line
+    /// (`at` the departure, `t` the client's last), on which the scene lets go of them as it
+    /// did live. A client that held nothing leaves nothing to replay.
     public mutating func leave(client: String, roomTime: Double) -> [TraceEntry] {
-        let held = pressed.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }
+        let held = pressed.filter { $0.client == client }
         offsets[client] = nil
+        guard !held.isEmpty else { return [] }
+        pressed.subtract(held)
         let at = arrival(roomTime)
-        let t = lastT[client] ?? at
-        return held.map { key, position in
-            pressed[key] = nil
-            return .pointer(.cancel, t: t, at: at, x: position.x, y: position.y, pointer: key.pointer, client: client)
-        }
+        return [.leave(t: lastT[client] ?? at, at: at, client: client)]
     }
 
     /// `roomTime` (s) as ms rounded to whole µs, never before the last one written.
@@ -76,10 +75,9 @@ public struct TraceRecorder: Sendable {
     private mutating func track(_ e: TraceEntry) {
         let key = PointerKey(client: e.client, pointer: e.pointer)
         switch e.type {
-        case .down: pressed[key] = Point(x: e.x, y: e.y)
-        case .move: if pressed[key] != nil { pressed[key] = Point(x: e.x, y: e.y) }
-        case .up, .cancel: pressed[key] = nil
-        case .wheel, .key, .action: break
+        case .down: pressed.insert(key)
+        case .up, .cancel: pressed.remove(key)
+        case .move, .wheel, .key, .action, .leave: break
         }
     }
 
@@ -90,7 +88,7 @@ public struct TraceRecorder: Sendable {
         case .wheel(let w): return w.t
         case .key(_, _, let t): return t
         case .action(let a): return a.t
-        case .hello, .ping: return nil
+        case .hello, .ping, .hover, .preferences: return nil
         }
     }
 }

@@ -18,7 +18,8 @@ public final class Scene {
     public let size: Size
     public private(set) var time: Double = 0
     public private(set) var widgets: [Widget]
-    private var captures: [PointerKey: Int] = [:]
+    /// Which widget each pointer drives, with the pointer's last sample (for a holder leaving).
+    private var captures: [PointerKey: Capture] = [:]
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
     private var drawings: [String: [(key: AnyHashable, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
@@ -85,12 +86,21 @@ public final class Scene {
         case .leave(let client):
             // Sorted: dictionary order varies between runs, event order must not.
             let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }
-            for (key, index) in held {
-                let cancel = PointerInput(phase: .cancel, key: key, position: Point(x: 0, y: 0), clientTime: 0)
-                _ = widgets[index].pointer(cancel, at: time, events: &pendingEvents)
+            for (key, capture) in held {
                 captures[key] = nil
+                // Lifted now, where it last was: a finger that was moving keeps its momentum,
+                // one that had stopped lifts with none (its client clock ran on meanwhile).
+                let lift = PointerInput(
+                    phase: .up, key: key, position: capture.last.position,
+                    clientTime: capture.last.clientTime + (time - capture.lastTime))
+                widgets[capture.widget].release(lift, at: time, events: &pendingEvents)
             }
         }
+    }
+
+    /// Each held widget (index) and the client holding it, in widget order.
+    public var holders: [(widget: Int, client: String)] {
+        captures.map { (widget: $0.value.widget, client: $0.key.client) }.sorted { $0.widget < $1.widget }
     }
 
     /// Events emitted since the last call, in order.
@@ -126,7 +136,8 @@ public final class Scene {
     }
 
     // A down is hit-tested (topmost first) and captures the pointer; the rest of
-    // the gesture goes to the captor wherever the pointer wanders.
+    // the gesture goes to the captor wherever the pointer wanders. A widget has one
+    // captor at a time: the first down wins (docs/PROTOCOL.md, "Sharing a room").
     private func route(_ p: PointerInput) {
         switch p.phase {
         case .down:
@@ -134,21 +145,34 @@ public final class Scene {
                 // A down without an up (lost event): end the old gesture first.
                 var cancel = p
                 cancel.phase = .cancel
-                _ = widgets[old].pointer(cancel, at: time, events: &pendingEvents)
+                _ = widgets[old.widget].pointer(cancel, at: time, events: &pendingEvents)
                 captures[p.key] = nil
             }
             for i in widgets.indices.reversed() where widgets[i].frame.contains(p.position) {
+                // Held by another pointer: this down is ignored, not passed to what lies below.
+                if captures.values.contains(where: { $0.widget == i }) { return }
                 if widgets[i].pointer(p, at: time, events: &pendingEvents) {
-                    captures[p.key] = i
+                    captures[p.key] = Capture(widget: i, last: p, lastTime: time)
                     return
                 }
             }
         case .move:
-            if let i = captures[p.key] { _ = widgets[i].pointer(p, at: time, events: &pendingEvents) }
+            guard var capture = captures[p.key] else { return }
+            capture.last = p
+            capture.lastTime = time
+            captures[p.key] = capture
+            _ = widgets[capture.widget].pointer(p, at: time, events: &pendingEvents)
         case .up, .cancel:
-            if let i = captures.removeValue(forKey: p.key) {
-                _ = widgets[i].pointer(p, at: time, events: &pendingEvents)
+            if let capture = captures.removeValue(forKey: p.key) {
+                _ = widgets[capture.widget].pointer(p, at: time, events: &pendingEvents)
             }
         }
     }
+}
+
+/// A captured pointer: the widget it drives and its last sample, applied at `lastTime`.
+private struct Capture {
+    let widget: Int
+    var last: PointerInput
+    var lastTime: Double
 }

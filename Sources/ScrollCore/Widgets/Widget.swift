@@ -119,6 +119,9 @@ public protocol Widget: AnyObject {
 
     /// Returns false to decline a pointer down (then it is not captured).
     func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool
+    /// The client holding the widget left: `lift` is an up where its pointer last was. A drag
+    /// ends as if lifted (momentum, snap); a tap, swipe or press in progress is not performed.
+    func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent])
     func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent])
     /// The DOM key names `key(_:)` handles; the page prevents their default action.
     var keys: [String] { get }
@@ -140,6 +143,12 @@ public protocol Widget: AnyObject {
 
 extension Widget {
     public var drawingKey: AnyHashable? { nil }
+    /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
+    public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
+        var cancel = lift
+        cancel.phase = .cancel
+        _ = pointer(cancel, at: time, events: &events)
+    }
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {}
     public var keys: [String] { [] }
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }

@@ -14,7 +14,11 @@ picker-free, carousel, roller), else demo. Refused action lines are listed under
 ({"line", "error"}, the error in the model's words), as the replayer's result lists them.
 
 Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with
-it), wheel (to the widget under it), keys and actions (setValue; the carousel's select, add
+it; fair capture, issue 11 §1: a down on a widget another pointer key (client, pointer)
+holds is ignored, and a down with the key of a captured pointer cancels its old gesture
+first), `leave` lines (issue 11 §2: the client's pointers, in pointer-id order, lift at the
+line's scene time T with a sample at their last position and client time last + (T − last
+scene time); the carousel lifts only a horizontal drag and cancels any other gesture), wheel (to the widget under it), keys and actions (setValue; the carousel's select, add
 and delete; to the named widget, else the scene's first widget with keys; an action the
 widget cannot perform is refused and noted on stderr). A line is applied at its `at` (else `t`) and
 its `t` is the pointer sample's time for the velocity (docs/TRACES.md). The ruler has no edges and wraps its labels;
@@ -36,7 +40,7 @@ recognising sample (the delete, with its ease to t', starts while the finger is 
 index a glide is heading for is the item nearest x∞; Delete/Backspace delete the selected
 (settled) item; keys are ignored while a finger holds the carousel. Where the spec says
 nothing (the rubber band past an edge, a wheel on the carousel, a hit test while slots
-slide, a second finger, select/add under a finger, a down just after an ease that had
+slide, select/add under a finger, a down just after an ease that had
 nowhere to go) it stops with "not modelled" instead of guessing.
 
 Value reports (both widgets): each change to a new tick at time t first flushes, then
@@ -626,7 +630,7 @@ class Carousel:
         if self.animating_to_target(t):
             self.gestures[key] = Gesture(px, py, ct, False, None, ignored=True)
             return
-        if self.held is not None: raise NotModelled(f"a second finger at {t}")
+        assert self.held is None, "fair capture keeps a second finger off a held carousel"
         if t - self.zero_ease < CAR_SETTLE:
             raise NotModelled(f"down at {t} within 0.3 s of an ease with nowhere to go (animating or not?)")
         caught = self.motion is not None         # a fling (its ease would be ignored above)
@@ -859,6 +863,7 @@ class Scene:
         if name == "roller": self.scroll.append(Roller((0, 40, 390, 80)))
         if not self.scroll: raise SystemExit(f"unknown scene {name!r}")
         self.name, self.captures, self.refused = name, {}, []
+        self.last = {}               # captured pointer → its last sample (x, y, client time, scene time)
 
     def widget(self, wid):
         return next((w for w in self.scroll if w.id == wid), None)
@@ -876,19 +881,36 @@ class Scene:
         kind = e["type"]
         key = (e.get("client", "a"), e.get("pointer", 1))
         if kind == "down":
+            if key in self.captures:                 # a lost up: the old gesture is cancelled first
+                self.release(key, e["x"], e["y"], t, ct, True)
             w = self.under(e["x"], e["y"])
-            if w is not None:
+            if w is not None and any(v is w for v in self.captures.values()):
+                # Fair capture (issue 11 §1): held by another pointer, so this one is ignored:
+                # not captured, no fall-through (nothing lies below), its later lines do nothing.
+                print(f"note: down {key} at {t} on {w.id}, held by another pointer: ignored", file=sys.stderr)
+            elif w is not None:
                 self.captures[key] = w
+                self.last[key] = (e["x"], e["y"], ct, t)
                 if isinstance(w, Carousel): w.down(key, e["x"], e["y"], t, ct)
                 else: w.down(key, e["x"], t, ct)
         elif kind == "move" and key in self.captures:
             w = self.captures[key]
+            self.last[key] = (e["x"], e["y"], ct, t)
             if isinstance(w, Carousel): w.move(key, e["x"], e["y"], t, ct)
             else: w.move(e["x"], t, ct)
         elif kind in ("up", "cancel") and key in self.captures:
-            w = self.captures.pop(key)
-            if isinstance(w, Carousel): w.up(key, e["x"], e["y"], t, ct, kind == "cancel")
-            else: w.up(e["x"], t, ct, kind == "cancel")
+            self.release(key, e["x"], e["y"], t, ct, kind == "cancel")
+        elif kind == "leave":
+            # Issue 11 §2: each pointer the client holds, in pointer-id order, lifts at T = t
+            # with a sample at its last position and client time last + (T − its scene time):
+            # a still finger lifts with no velocity, a moving one keeps its momentum. The
+            # carousel lifts only a horizontal drag; any other gesture is cancelled (no tap).
+            client = e.get("client", "a")
+            for k in sorted((k for k in self.captures if k[0] == client), key=lambda k: k[1]):
+                x, y, lct, lt = self.last[k]
+                w = self.captures[k]
+                cancel = isinstance(w, Carousel) and w.gestures[k].state != "drag"
+                self.release(k, x, y, t, lct + (t - lt), cancel)
         elif kind == "wheel":
             w = self.under(e["x"], e["y"])
             if isinstance(w, Carousel): raise NotModelled("a wheel on the carousel")
@@ -908,6 +930,13 @@ class Scene:
                 if not w.action(e["action"], e.get("args", {}), t): self.refused.append((e, "refused by the carousel"))
             elif w is not None and e["action"] == "setValue": w.set_value(e["args"]["value"], t)
             else: self.refused.append((e, "no such widget or action"))
+
+    def release(self, key, x, y, t, ct, cancel):
+        """The captured pointer `key` lifts (or is cancelled) with the sample (x, y, ct) at t."""
+        w = self.captures.pop(key)
+        del self.last[key]
+        if isinstance(w, Carousel): w.up(key, x, y, t, ct, cancel)
+        else: w.up(x, t, ct, cancel)
 
     def settle(self):
         for w in self.scroll:

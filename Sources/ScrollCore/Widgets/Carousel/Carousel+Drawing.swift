@@ -1,23 +1,55 @@
-/// Drawing: each item's tile at its slot, scaled by the seed's formula; leaving items rise and fade.
+/// Drawing: each item's tile at its slot, scaled by the seed's formula; leaving items rise and
+/// fade, new ones grow, the rest slide. With reduced motion, inserts and deletes are cross-fades.
 extension Carousel {
     public func render(into list: inout DisplayList, theme: Theme) {
-        let x = contentOffset
         list.save()
         list.clip(frame)
-        for gone in leaving {
-            let progress = min(max((now - gone.start) / Self.animationDuration, 0), 1)
-            list.setAlpha(1 - progress)
-            draw(
-                gone.item, slot: gone.slot, size: Self.scale(slot: gone.slot, offset: x, cell: cell),
-                lift: progress * frame.height / 2, offset: x, into: &list, theme: theme)
-        }
-        list.setAlpha(1)
-        for item in items {
-            let slot = item.slot.value(at: now)
-            let size = Self.scale(slot: slot, offset: x, cell: cell) * item.appear.value(at: now)
-            draw(item, slot: slot, size: size, lift: 0, offset: x, into: &list, theme: theme)
+        if theme.reducedMotion, let change = lastChange, now < change.time + Self.animationDuration {
+            crossFade(from: change, into: &list, theme: theme)
+        } else {
+            let x = contentOffset
+            for gone in leaving {
+                let progress = min(max((now - gone.start) / Self.animationDuration, 0), 1)
+                list.setAlpha(1 - progress)
+                draw(gone.item, at: gone.slot, lift: progress * frame.height / 2, offset: x, into: &list, theme: theme)
+            }
+            list.setAlpha(1)
+            for item in items {
+                let slot = item.slot.value(at: now)
+                let size = Self.scale(slot: slot, offset: x, cell: cell) * item.appear.value(at: now)
+                draw(item, slot: slot, size: size, lift: 0, offset: x, into: &list, theme: theme)
+            }
         }
         list.restore()
+    }
+
+    /// Reduced motion: the row as it was at the last add or delete fades out while the row as it
+    /// will be fades in; nothing rises, grows or slides. When the row is easing to centre an
+    /// item, the new row is drawn where that ease ends.
+    private func crossFade(from change: (offset: Double, time: Double), into list: inout DisplayList, theme: Theme) {
+        let p = (now - change.time) / Self.animationDuration
+        list.setAlpha(1 - p)
+        for gone in leaving {
+            draw(gone.item, at: gone.slot, lift: 0, offset: change.offset, into: &list, theme: theme)
+        }
+        for item in items where item.appear.running(at: now) == nil {
+            let was = item.slot.running(at: now)?.from ?? item.slot.target
+            draw(item, at: was, lift: 0, offset: change.offset, into: &list, theme: theme)
+        }
+        list.setAlpha(p)
+        let ends = axis.phase == .snapping ? (axis.destination ?? contentOffset) : contentOffset
+        for item in items { draw(item, at: item.slot.target, lift: 0, offset: ends, into: &list, theme: theme) }
+        list.setAlpha(1)
+    }
+
+    /// At its slot's size (no growing).
+    private func draw(
+        _ item: CarouselItem, at slot: Double, lift: Double, offset x: Double, into list: inout DisplayList,
+        theme: Theme
+    ) {
+        draw(
+            item, slot: slot, size: Self.scale(slot: slot, offset: x, cell: cell), lift: lift, offset: x, into: &list,
+            theme: theme)
     }
 
     /// One item's tile (the seed's (w − 10) square icon, scaled about the cell's centre) and name.

@@ -12,6 +12,8 @@ public final class Carousel: Widget {
     public let frame: Rect
     private(set) var items: [CarouselItem]
     private(set) var leaving: [LeavingItem] = []
+    /// The latest add or delete: the row's offset then and when (reduced motion fades from it).
+    private(set) var lastChange: (offset: Double, time: Double)?
     private(set) var axis: ScrollAxis
     /// Scene time of the latest call (drawing reads animations at it).
     private(set) var now = 0.0
@@ -137,6 +139,14 @@ public final class Carousel: Widget {
         unsettled = true
         update(at: time, events: &events)
         return true
+    }
+
+    /// A departed holder's drag ends as if lifted (fling, snap); a tap or a swipe it had not
+    /// finished is not performed.
+    public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
+        var end = lift
+        if gesture?.kind != .horizontalDrag { end.phase = .cancel }
+        _ = pointer(end, at: time, events: &events)
     }
 
     /// A wheel or trackpad scrolls the row (either axis; a page is the row's width) and, 0.15 s
@@ -272,6 +282,7 @@ public final class Carousel: Widget {
         guard items.count < Self.maxItems else { return }
         let c = items.count - 1
         madeCount += 1
+        lastChange = (axis.offset(at: time), time)
         var item = CarouselItem(uid: nextUID, name: name ?? "Item \(madeCount)", icon: .added, slot: c)
         nextUID += 1
         item.appear.set(0, at: time)
@@ -291,6 +302,7 @@ public final class Carousel: Widget {
     private func delete(_ k: Int, at time: Double, events: inout [SceneEvent]) {
         guard k >= 0, k < items.count - 1 else { return }
         let target = headingIndex
+        lastChange = (axis.offset(at: time), time)
         let removed = items.remove(at: k)
         if k < selection { selection -= 1 }
         // A burst of deletes must not grow what every frame draws without bound.

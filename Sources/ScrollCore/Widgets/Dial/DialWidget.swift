@@ -25,6 +25,11 @@ public class DialWidget {
         return true
     }
 
+    /// A departed holder lets go as a finger would: the dial flings on and snaps.
+    public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
+        _ = pointer(lift, at: time, events: &events)
+    }
+
     /// A page is the widget's width (one screenful of ticks), on either axis.
     public func wheel(_ input: WheelInput, at time: Double, events: inout [SceneEvent]) {
         run(at: time, &events) { dial.wheel(input, page: frame.width, at: time, into: &$0) }

@@ -43,7 +43,7 @@ struct TickDial: Sendable {
     mutating func pointer(_ input: PointerInput, at time: Double, into events: inout [DialEvent]) {
         switch input.phase {
         case .down:
-            // The newest finger takes over (several clients may share a widget).
+            // The scene gives a widget one pointer at a time (first down wins).
             activePointer = input.key
             axis.touchDown(at: input.position.x, clientTime: input.clientTime, time: time)
             reporter.cancelRest()
