@@ -36,6 +36,19 @@ struct FrameLog {
 
     func entry(seq: UInt32) -> Entry? { index[seq].map { entries[$0] } }
 
+    /// The layers this client held as of frame `seq`: those of that frame if it came; else, when
+    /// the next frame that came is a delta, those of the last one before `seq` (the server sends
+    /// a delta only to a client whose last frame was seq − 1, and counts a frame that changes
+    /// nothing as received without sending it: so every frame in between changed nothing). Nil
+    /// when the client skipped `seq` (latest wins) or has no frame after it yet.
+    func layers(at seq: UInt32) -> [HeldLayer]? {
+        if let e = entry(seq: seq) { return e.layers }
+        guard let next = entries.firstIndex(where: { $0.seq > seq }), next > 0, entries[next].isDelta else {
+            return nil
+        }
+        return entries[next - 1].layers
+    }
+
     /// Applies one binary message. Throws when it breaks the frame contract: a delta without a
     /// frame before it, a layer list that differs from the held one, seq not increasing.
     mutating func apply(_ bytes: [UInt8]) throws {
@@ -152,12 +165,14 @@ struct PresenceDrawing {
     func rects(of color: Color) -> [Rect] { rects.filter { $0.color == color }.map(\.rect) }
 
     /// True when `client`'s run holds its dot at `at`: a white disc of radius 7 and a disc of
-    /// radius 5 in `color`, both centred there (docs: issue 11, §5).
+    /// radius 5 in `color`, both centred there (issue 11 contract, §5).
     func hasDot(of client: String, color: Color, at: Point) -> Bool {
         let d = discs[client] ?? []
         func near(_ p: Point) -> Bool { abs(p.x - at.x) < 0.01 && abs(p.y - at.y) < 0.01 }
-        return d.contains { $0.radius == 7 && $0.color == Color(255, 255, 255) && near($0.center) }
-            && d.contains { $0.radius == 5 && $0.color == color && near($0.center) }
+        // White in any alpha: the contract names none (the server draws the ring at 90 %).
+        func white(_ c: Color) -> Bool { c.r == 255 && c.g == 255 && c.b == 255 }
+        let ring = d.contains { $0.radius == 7 && white($0.color) && near($0.center) }
+        return ring && d.contains { $0.radius == 5 && $0.color == color && near($0.center) }
     }
 
     /// True when the four rects in `color` outline `frame`: each 2 pt thick, inside it, and
