@@ -152,18 +152,26 @@ import Testing
     @Test("+1, +9, +99 clicked while the first still rolls: it settles on 109, reported once; then −1 → 108")
     func quickClicks() throws {
         let server = try ServerProcess()
-        let b = try open(server, room: "clicks")
-        defer { b.close() }
-
         // 0 → 1 rolls for 0.3 s (0.3 · 1 column · 1): the other two clicks come while it rolls, so
         // 10 waits and is replaced by 109, the only waiting change kept; 1 is never rested on.
+        // Three clicks are six DevTools round trips: on a loaded machine they can take longer than
+        // the roll, which is this scenario's premise, not its result; then it is set up again in a
+        // fresh room (at most three times).
         var t = 0.0
-        let started = Date()
-        try click(b, "rollerPlus1", t: &t)
-        try click(b, "rollerPlus9", t: &t)
-        try click(b, "rollerPlus99", t: &t)
-        let clicking = Date().timeIntervalSince(started)
-        try #require(clicking < 0.3, "the three clicks took \(clicking) s, longer than the first roll")
+        var clicking = Double.infinity
+        var b: Chromium!
+        for attempt in 1...3 where clicking >= 0.3 {
+            b?.close()
+            b = try open(server, room: "clicks\(attempt)")
+            let started = Date()
+            try click(b, "rollerPlus1", t: &t)
+            try click(b, "rollerPlus9", t: &t)
+            try click(b, "rollerPlus99", t: &t)
+            clicking = Date().timeIntervalSince(started)
+        }
+        defer { b.close() }
+        try #require(
+            clicking < 0.3, "three times, the three clicks took longer than the first roll (last: \(clicking) s)")
 
         try waitForValues(b, 1)
         #expect(try values(b) == ["value 109 109 true"])
