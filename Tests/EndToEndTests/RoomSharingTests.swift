@@ -201,8 +201,13 @@ import WebSocketClient
         let steps = zip(ticks, ticks.dropFirst()).filter { $1.seq == $0.seq + 1 }.map { $1.time - $0.time }.sorted()
         let median = try #require(steps.isEmpty ? nil : steps[steps.count / 2])
         let mean = (ticks[ticks.count - 1].time - ticks[0].time) / Double(high - low)
+        // Ticking at 60 a second, never held up: the typical step is 1/60 s. A loaded machine
+        // stretches some steps (up to a third of a second seen here with no stalled client at
+        // all), so the mean and the longest step get room; a write that blocked on a stalled
+        // client would show as a step of a second or more.
         #expect(abs(median - 1.0 / 60) < 0.004, "median frame step \(median) s")
-        #expect(mean > 1.0 / 60 - 0.002 && mean < 1.5 / 60, "mean frame step \(mean) s")
+        #expect(mean > 1.0 / 60 - 0.002 && mean < 3.0 / 60, "mean frame step \(mean) s")
+        #expect(steps.last! < 1, "the longest step between frames was \(steps.last!) s")
         // Bounded: frames are latest-wins and undelivered events capped, so the stalled clients
         // cost next to nothing. (Queuing every frame for them would take 16 × ~250 frames × 1–3 KB.)
         #expect(after - before < 8 * 1024, "VmRSS grew \(after - before) KiB (\(before) → \(after))")
