@@ -9,7 +9,7 @@ PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
-.PHONY: run test bench build format lint deps-run deps-test clean
+.PHONY: run test bench bench-load build format lint deps-run deps-test clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -21,6 +21,13 @@ test: deps-test lint
 
 bench: deps-run
 	swift run -c release widget-bench
+
+# The load table of docs/BENCHMARKS.md: widget-load starts a fresh release widget-server on a free
+# loopback port for each run (latency, fan-out, rooms, memory, idle traffic), ~3–5 minutes in all.
+bench-load: deps-run
+	swift build -c release --product widget-server
+	swift build -c release --product widget-load
+	.build/release/widget-load suite --public Public
 
 # Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
 SWIFT_SOURCES := Package.swift Sources Tests

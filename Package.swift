@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ScrollCore", targets: ["ScrollCore"]),
         .executable(name: "widget-server", targets: ["widget-server"]),
         .executable(name: "widget-replay", targets: ["widget-replay"]),
+        .executable(name: "widget-load", targets: ["widget-load"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +50,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "widget-bench", dependencies: ["ScrollCore", "ScrollServer"]),
+        // Many libwebsockets clients on one service thread, against a server on loopback.
+        .executableTarget(
+            name: "widget-load",
+            dependencies: [
+                "ScrollCore", "ScrollServer", "CLibWebSockets",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
         // The server's pure parts (send policy, lookups) with a fake clock; no sockets.
         .testTarget(name: "ScrollServerTests", dependencies: ["ScrollServer", "ScrollCore"]),

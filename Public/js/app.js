@@ -6,6 +6,8 @@ import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { Feedback } from "./feedback.js";
 import { PresenceBar, ROOM_PATTERN } from "./presence.js";
+import { Hud } from "./hud.js";
+import { Preferences } from "./preferences.js";
 
 export const PROTOCOL_VERSION = 3;
 
@@ -17,6 +19,7 @@ const statusEl = document.getElementById("status");
 const banner = document.getElementById("banner");
 const announcer = document.getElementById("announcer");
 const root = document.documentElement;
+const noticeText = document.getElementById("notice-text");
 const feedback = new Feedback({
   haptics: document.getElementById("haptics-switch"), sound: document.getElementById("sound-switch"), params, root,
 });
@@ -34,27 +37,72 @@ let scale = 1;
 let dpr = 1;
 let dirty = false;
 let framesPainted = 0;
+let welcomed = false;
+/** The theme and motion preference the latest hello asked for. */
+let helloPreferences = null;
+
+/** The simulated latency (ms each way) from ?latency=0…5000; a bad value is said, not ignored silently. */
+const MAX_LATENCY_SIM = 5000;
+const latencySim = (() => {
+  if (!params.has("latency")) return 0;
+  const text = params.get("latency");
+  if (/^\d{1,4}$/.test(text) && Number(text) <= MAX_LATENCY_SIM) return Number(text);
+  notice(`?latency=${text} is not used: give whole milliseconds from 0 to ${MAX_LATENCY_SIM} (e.g. ?latency=100).`);
+  return 0;
+})();
+if (params.has("theme") && !["light", "dark"].includes(params.get("theme"))) {
+  notice(`?theme=${params.get("theme")} is not used: give light or dark. The theme follows the system.`);
+}
+
+/** Input messages: their `t` is what the server's `applied` echoes. */
+const INPUT = new Set(["pointer", "wheel", "key", "action"]);
+/** Sends an input message; the HUD notes when, to measure input-to-frame latency. */
+function sendInput(message) {
+  if (connection.send(message) && INPUT.has(message.type)) hud.inputSent(message.t);
+}
 
 // Only the keys the focused widget handles (its semantics' "keys") are sent and kept
 // from the browser; Tab and the rest keep their usual meaning.
 const semantics = new SemanticsLayer(document.getElementById("semantics"), (widget, keys, e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || !keys.includes(e.key)) return false;
-  connection.send({ type: "key", key: e.key, widget, t: e.timeStamp });
+  sendInput({ type: "key", key: e.key, widget, t: e.timeStamp });
   return true;
 });
 
-const theme = params.get("theme") || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
-root.dataset.theme = theme;
+// Theme and reduced motion follow the system live (and the theme button); a change is sent
+// at once, and the server answers with a full frame drawn for it.
+const preferences = new Preferences({
+  root, button: document.getElementById("theme-button"), forced: params.get("theme"),
+  onChange: () => sendChangedPreferences(),
+});
+/** Tells the server what changed since the hello (or the last preferences); before the welcome
+ *  it waits: the server takes preferences only after hello, and the next hello carries them. */
+function sendChangedPreferences() {
+  if (!welcomed || !helloPreferences) return;
+  const changed = {};
+  if (preferences.theme !== helloPreferences.theme) changed.theme = preferences.theme;
+  if (preferences.reducedMotion !== helloPreferences.reducedMotion) changed.reducedMotion = preferences.reducedMotion;
+  if (Object.keys(changed).length === 0) return;
+  if (!connection.send({ type: "preferences", ...changed })) return;
+  Object.assign(helloPreferences, changed);
+  hud.restartSeq();
+}
+const hud = new Hud({
+  panel: document.getElementById("hud"), button: document.getElementById("hud-button"), root, latencySim,
+  ping: (m) => welcomed && connection.send(m),
+});
 const connection = new Connection({
   url: `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/`,
-  hello: () => ({
-    type: "hello", protocol: PROTOCOL_VERSION, room,
-    scene: params.get("scene") || undefined, theme,
-    reducedMotion: matchMedia("(prefers-reduced-motion: reduce)").matches,
-  }),
+  hello: () => {
+    helloPreferences = { theme: preferences.theme, reducedMotion: preferences.reducedMotion };
+    return { type: "hello", protocol: PROTOCOL_VERSION, room, scene: params.get("scene") || undefined, ...helloPreferences };
+  },
+  latency: latencySim,
   onState: showState,
   onText: handleMessage,
+  onReceived: (bytes) => hud.received(bytes),
   onBinary: (buffer) => {
+    hud.frame(buffer);
     if (store.apply(buffer)) { dirty = true; requestAnimationFrame(draw); }
   },
 });
@@ -67,7 +115,11 @@ function showState(state, detail) {
     mismatch: "Version mismatch", refused: "Refused by the server", invalid: "Not connected",
   }[state];
   // Who is here is known only while connected (the next welcome brings a new presence).
-  if (state !== "open") presence.clear();
+  if (state !== "open") {
+    presence.clear();
+    welcomed = false;
+    hud.setConnected(false);
+  }
 }
 
 /** The link that opens this room (and this page's scene, if it names one). */
@@ -93,7 +145,12 @@ function handleMessage(m) {
       presence.showRoom(m.room);
       layout();
       connection.joined();
+      welcomed = true;
       showState("open");
+      hud.restartSeq();
+      hud.setConnected(true);
+      // The system's theme or motion may have changed since the hello was made.
+      sendChangedPreferences();
       break;
     case "semantics": semantics.update(m.widgets); break;
     case "presence": presence.update(m.clients); break;
@@ -105,7 +162,8 @@ function handleMessage(m) {
       console.warn(`server refused input: ${m.code}: ${m.message}`);
       if (m.fatal) statusEl.textContent = `Closed by the server: ${m.message}`;
       break;
-    case "pong": break;
+    case "applied": hud.applied(m.t); break;
+    case "pong": hud.pong(m.t); break;
   }
 }
 
@@ -166,11 +224,35 @@ function draw() {
   if (store.seq === 0) return; // nothing received yet
   framesPainted += 1;
   root.dataset.frames = String(framesPainted);
+  hud.painted();
 }
 
 addEventListener("resize", layout);
 matchMedia("(resolution: 1dppx)").addEventListener?.("change", layout);
-attachInput(canvas, () => scale, (m) => connection.send(m));
+attachInput(canvas, () => scale, sendInput);
+
+// `h` shows or hides the HUD, unless typing in a field or the focused widget took the key.
+addEventListener("keydown", (e) => {
+  if (e.key !== "h" || e.repeat || e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (typesText(e.target)) return;
+  hud.toggle();
+});
+document.getElementById("notice-close").addEventListener("click", () => { document.getElementById("notice").hidden = true; });
+
+/** True for an element that takes typed text (where `h` is a letter, not a shortcut). */
+function typesText(el) {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  return el instanceof HTMLInputElement && !NOT_TEXT.has(el.type);
+}
+const NOT_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+
+/** Shows a message about the address that does not stop the page (several are joined). */
+function notice(text) {
+  const box = document.getElementById("notice");
+  noticeText.textContent = box.hidden || !noticeText.textContent ? text : `${noticeText.textContent} ${text}`;
+  box.hidden = false;
+}
 layout();
 if (roomAllowed) {
   root.dataset.room = room;

@@ -1,14 +1,28 @@
 // One WebSocket with reconnection: full-jitter exponential backoff, so a server
 // restart is not met by every page at the same instant. The backoff resets only once
 // the server has welcomed us: a server that refuses (full) is not hammered.
+//
+// `latency` (ms, default 0) simulates a slow network, like Phoenix LiveView's
+// `liveSocket.enableLatencySim`: everything the page sends (hello included) and everything
+// it receives (the close too) is held that long, in order. Off (0) nothing is delayed.
 
 const SUBPROTOCOL = "scroll-widgets";
 const BASE_DELAY = 250;
 const MAX_DELAY = 8000;
 
 export class Connection {
-  constructor({ url, hello, onState, onText, onBinary }) {
-    Object.assign(this, { url, hello, onState, onText, onBinary });
+  /**
+   * @param {object} options
+   *   `url`, `hello()` (the hello message, made when it is sent), `onState(state, detail)`,
+   *   `onText(message)` (parsed JSON), `onBinary(arrayBuffer)`; optional: `latency` (ms each
+   *   way, default 0) and `onReceived(bytes, binary)` (each message's size as it is handed on:
+   *   a binary frame's byte length, a text's length in UTF-16 units).
+   */
+  constructor({ url, hello, onState, onText, onBinary, latency = 0, onReceived = null }) {
+    Object.assign(this, { url, hello, onState, onText, onBinary, onReceived });
+    this.latency = Math.max(0, Number(latency) || 0);
+    this.outbox = new DelayLine(this.latency);
+    this.inbox = new DelayLine(this.latency);
     this.ws = null;
     this.attempt = 0;
     this.stopped = false;
@@ -21,28 +35,34 @@ export class Connection {
     const ws = new WebSocket(this.url, SUBPROTOCOL);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    ws.onopen = () => ws.send(JSON.stringify(this.hello()));
-    ws.onmessage = (e) => {
-      if (typeof e.data === "string") {
+    ws.onopen = () => this.outbox.run(() => { if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(this.hello())); });
+    ws.onmessage = (e) => this.inbox.run(() => {
+      if (this.ws !== ws) return;
+      const text = typeof e.data === "string";
+      this.onReceived?.(text ? e.data.length : e.data.byteLength, !text);
+      if (text) {
         let m;
         try { m = JSON.parse(e.data); } catch { return; }
         this.onText(m);
       } else {
         this.onBinary(e.data);
       }
-    };
-    ws.onclose = () => {
+    });
+    ws.onclose = () => this.inbox.run(() => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
       const delay = Math.random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** this.attempt++);
       this.onState("offline", `${Math.max(1, Math.round(delay / 1000))} s`);
       this.timer = setTimeout(() => this.start(), delay);
-    };
+    });
   }
 
   /** The server accepted us: the next outage starts backing off from the beginning. */
   joined() { this.attempt = 0; }
+
+  /** True while a socket is open (messages sent now go out, after the simulated latency). */
+  get open() { return this.ws?.readyState === WebSocket.OPEN; }
 
   stop() {
     this.stopped = true;
@@ -50,7 +70,37 @@ export class Connection {
     this.ws?.close(1000);
   }
 
+  /** Sends `message` as JSON if the socket is open; returns whether it was sent (or queued). */
   send(message) {
-    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    const ws = this.ws;
+    if (ws?.readyState !== WebSocket.OPEN) return false;
+    const text = JSON.stringify(message);
+    this.outbox.run(() => { if (ws.readyState === WebSocket.OPEN) ws.send(text); });
+    return true;
+  }
+}
+
+/** Runs callbacks `delay` ms after they are given, in the order given; at once when `delay` is 0. */
+class DelayLine {
+  constructor(delay) { this.delay = delay; this.queue = []; this.timer = null; }
+
+  run(fn) {
+    if (this.delay <= 0) { fn(); return; }
+    this.queue.push({ at: performance.now() + this.delay, fn });
+    if (this.timer === null) this.schedule();
+  }
+
+  schedule() {
+    this.timer = setTimeout(() => this.flush(), Math.max(0, this.queue[0].at - performance.now()));
+  }
+
+  flush() {
+    this.timer = null;
+    // Timers may fire a little early (they count whole milliseconds): what is not due waits.
+    while (this.queue.length > 0 && this.queue[0].at <= performance.now()) {
+      const { fn } = this.queue.shift();
+      try { fn(); } catch (e) { reportError(e); }
+    }
+    if (this.queue.length > 0) this.schedule();
   }
 }

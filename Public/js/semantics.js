@@ -3,6 +3,8 @@
 // A widget with `options` (a listbox) gets one child element per option, role "option",
 // placed at the option's rect (they move as items slide); the listbox keeps the focus and
 // points at the selected option with aria-activedescendant.
+// The elements are kept in reading order (top to bottom, then left to right, by their rects),
+// so Tab goes through the widgets as they are seen; the focused one shows an outline (styles.css).
 
 const INTERACTIVE = new Set(["slider", "button", "listbox", "spinbutton"]);
 
@@ -40,7 +42,23 @@ export class SemanticsLayer {
       updateOptions(el, w.options ?? []);
     }
     for (const [id, el] of this.nodes) if (!seen.has(id)) { el.remove(); this.nodes.delete(id); this.keys.delete(id); }
+    this.readingOrder();
     this.layout(this.scale);
+  }
+
+  /** Puts the elements in reading order: by top edge, then left edge (scene points). */
+  readingOrder() {
+    const origin = (el) => el.dataset.rect.split(",").slice(0, 2).map(Number);
+    const sorted = [...this.nodes.values()].sort((a, b) => {
+      const [ax, ay] = origin(a), [bx, by] = origin(b);
+      return ay - by || ax - bx;
+    });
+    const current = [...this.root.children].filter((el) => el.dataset.widget !== undefined);
+    if (sorted.every((el, i) => current[i] === el)) return;
+    // Moving the focused element would blur it: it is focused again where it lands.
+    const focused = sorted.find((el) => el.contains(document.activeElement));
+    for (const el of sorted) this.root.appendChild(el);
+    if (focused && !focused.contains(document.activeElement)) focused.focus({ preventScroll: true });
   }
 
   layout(scale) {

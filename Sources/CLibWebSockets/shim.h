@@ -4,7 +4,8 @@
 /*
  * Thin C helpers for the Swift bridge. Everything here exists because Swift
  * cannot see it directly: macro-only values (LWS_PRE), structs with bitfields
- * (lws_http_mount), and container_of for scheduled callbacks.
+ * (lws_http_mount, lws_client_connect_info's use), and container_of for scheduled
+ * callbacks.
  */
 #include <libwebsockets.h>
 #include <stdlib.h>
@@ -86,5 +87,52 @@ static inline int rs_listen_port(struct lws_context *ctx) {
 }
 
 static inline uint64_t *rs_session_id(void *user) { return (uint64_t *)user; }
+
+/*
+ * Load generator (widget-load): a context that only makes client connections, with one
+ * protocol `ws_protocol` handled by `ws_callback`. NULL on failure.
+ */
+static inline struct lws_context *rs_create_client_context(const char *ws_protocol,
+                                                           lws_callback_function *ws_callback,
+                                                           size_t rx_buffer_size, void *user) {
+    struct lws_protocols *protocols = (struct lws_protocols *)calloc(2, sizeof(struct lws_protocols));
+    if (!protocols) return NULL;
+    protocols[0].name = strdup(ws_protocol);
+    protocols[0].callback = ws_callback;
+    protocols[0].rx_buffer_size = rx_buffer_size;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.user = user;
+    return lws_create_context(&info);
+}
+
+/*
+ * Opens a WebSocket to ws://address:port/path asking for `ws_protocol`, with Host and
+ * Origin headers for that address (the page's own). `tag` comes back from
+ * lws_get_opaque_user_data. Returns 0 when the attempt started.
+ */
+static inline int rs_client_connect(struct lws_context *ctx, const char *address, int port,
+                                    const char *path, const char *host_header,
+                                    const char *origin, const char *ws_protocol, uintptr_t tag) {
+    struct lws_client_connect_info ccinfo;
+    memset(&ccinfo, 0, sizeof ccinfo);
+    ccinfo.context = ctx;
+    ccinfo.address = address;
+    ccinfo.port = port;
+    ccinfo.path = path;
+    ccinfo.host = host_header;
+    ccinfo.origin = origin;
+    ccinfo.protocol = ws_protocol;
+    ccinfo.ietf_version_or_minus_one = -1;
+    ccinfo.opaque_user_data = (void *)tag;
+    return lws_client_connect_via_info(&ccinfo) ? 0 : -1;
+}
+
+static inline uintptr_t rs_client_tag(struct lws *wsi) {
+    return (uintptr_t)lws_get_opaque_user_data(wsi);
+}
 
 #endif

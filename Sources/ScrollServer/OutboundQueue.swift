@@ -25,6 +25,10 @@ package struct OutboundQueue {
     private var pong: SharedPayload?
     /// The newest applied input's echo, held until a frame is about to go (latest only).
     private var applied: SharedPayload?
+    /// The frame picked when the echo went: it follows the echo even if the room renders a newer
+    /// one meanwhile (a tick), so that frame is not rendered for no one and the client's next
+    /// frame is still a delta.
+    private var afterApplied: SharedFrame?
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
@@ -87,7 +91,10 @@ package struct OutboundQueue {
 
     /// The client's theme changed: its next frame is a full one (its frame numbers were another
     /// theme's), and nothing of the old theme is continued.
-    package mutating func restartFrames() { frameSeq = 0 }
+    package mutating func restartFrames() {
+        frameSeq = 0
+        afterApplied = nil
+    }
 
     /// Past `maxQueuedEvents` the client has stopped reading: everything queued goes,
     /// and it is told why and closed.
@@ -129,14 +136,16 @@ package struct OutboundQueue {
             presenceSent = room.presenceVersion
             return .write(room.presenceMessage, .text)
         }
-        let frame = room.frame(theme: theme)
+        let frame = afterApplied ?? room.frame(theme: theme)
+        afterApplied = nil
         guard frame.seq != frameSeq else { return .nothing }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
         let sends = !continuous || frame.changed
         if sends, let applied {
-            // The echo first; the frame at the next writable (it is still the latest then).
+            // The echo first; this frame at the next writable.
             self.applied = nil
+            afterApplied = frame
             return .write(applied, .text)
         }
         frameSeq = frame.seq
@@ -148,7 +157,7 @@ package struct OutboundQueue {
         if !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
         return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion
-            || room.frame(theme: theme).seq != frameSeq
+            || afterApplied != nil || room.frame(theme: theme).seq != frameSeq
     }
 
     private mutating func payload(_ text: String) -> SharedPayload {

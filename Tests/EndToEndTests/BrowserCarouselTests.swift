@@ -7,8 +7,8 @@ import Testing
 /// announces what the carousel did; the server events it receives are recorded by a test-side
 /// observer (`Chromium.observePage`).
 ///
-/// Set `CAROUSEL_SCREENSHOTS` to a directory to save screenshots there (at rest, mid-delete,
-/// after a glide); they are not part of any assertion.
+/// Screenshots (at rest, mid-delete, after a glide) are saved as test artefacts
+/// (`TestArtifacts.screenshots`); they are not part of any assertion.
 @Suite(.serialized) struct BrowserCarouselTests {
     static let listbox = "document.querySelector('[data-widget=carousel]')"
     /// The centre of the middle cell, and the carousel's vertical middle (scene points).
@@ -118,11 +118,9 @@ import Testing
             idsValid: d["idsValid"] as? Bool ?? false, selectedCentre: (d["selectedCentre"] as? NSNumber)?.doubleValue)
     }
 
-    /// Saves a screenshot when `CAROUSEL_SCREENSHOTS` names a directory.
+    /// Saves a screenshot named `name` as a test artefact.
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["CAROUSEL_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("tap Moon centres it; End then a tap on Custom adds Item 7; a swipe up deletes it")

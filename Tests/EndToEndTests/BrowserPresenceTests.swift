@@ -10,9 +10,9 @@ import Testing
 /// scene point. Its empty background band between the ruler (y 150–278) and the picker (y 300–370)
 /// is where the hover dot is looked for.
 ///
-/// Set `PRESENCE_SCREENSHOTS` to a directory to save screenshots there (the bar in light and dark,
-/// another's dot, another's hold, the copy-by-hand link, the bad-room banner); they are not part of
-/// any assertion.
+/// Screenshots (the bar in light and dark, another's dot, another's hold, the copy-by-hand link,
+/// the bad-room banner) are saved as test artefacts (`TestArtifacts.screenshots`); they are not
+/// part of any assertion.
 @Suite(.serialized) struct BrowserPresenceTests {
     static let root = "document.documentElement.dataset"
     static let ruler = "Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))"
@@ -115,11 +115,9 @@ import Testing
             """) as? [String] ?? []
     }
 
-    /// Saves a screenshot when `PRESENCE_SCREENSHOTS` names a directory.
+    /// Saves a screenshot named `name` as a test artefact.
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["PRESENCE_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("two pages in one room: who is here, a shared drag, another's hover dot (never your own), a leave")

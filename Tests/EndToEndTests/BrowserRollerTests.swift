@@ -9,8 +9,8 @@ import Testing
 /// valueText "pressed" while held (docs/PROTOCOL.md, "Widget actions"). The server events the
 /// page receives are recorded by a test-side observer (`Chromium.openObserved`).
 ///
-/// Set `ROLLER_SCREENSHOTS` to a directory to save screenshots there (pressed, mid-roll, at
-/// rest); they are not part of any assertion.
+/// Screenshots (pressed, mid-roll, at rest) are saved as test artefacts
+/// (`TestArtifacts.screenshots`); they are not part of any assertion.
 @Suite(.serialized) struct BrowserRollerTests {
     static let roller = "document.querySelector('[data-widget=roller]')"
     static let buttons = ["rollerPlus1", "rollerPlus9", "rollerPlus99", "rollerMinus1", "rollerRandom"]
@@ -116,11 +116,9 @@ import Testing
         return pixel(f.x + f.width / 2, f.y + 5)
     }
 
-    /// Saves a screenshot when `ROLLER_SCREENSHOTS` names a directory.
+    /// Saves a screenshot named `name` as a test artefact.
     func screenshot(_ b: Chromium, _ name: String) throws {
-        guard let dir = ProcessInfo.processInfo.environment["ROLLER_SCREENSHOTS"], !dir.isEmpty else { return }
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try b.screenshot().write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(name).png"))
+        try b.saveScreenshot(name)
     }
 
     @Test("the buttons are where the scene puts them: role button, labelled, at rest")

@@ -63,7 +63,7 @@ import Testing
         let counts = try #require(b.evaluate(distinct) as? [Any]).compactMap { ($0 as? NSNumber)?.intValue }
         #expect(counts.count == 2)
         #expect(counts.allSatisfy { $0 >= 3 }, "colours per band: \(counts)")
-        let png = try b.screenshot()
+        let png = try b.saveScreenshot("ruler-demo-painted").png
         #expect(png.count > 5_000)
         #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }

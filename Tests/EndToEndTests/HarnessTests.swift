@@ -95,6 +95,35 @@ struct ChromiumHarnessTests {
             ? (png[16..<20].reduce(0) { $0 << 8 | Int($1) }, png[20..<24].reduce(0) { $0 << 8 | Int($1) })
             : (0, 0)
         #expect(size == (640, 400))
+
+        // Saved as a test artefact: the same PNG, under its name, replacing an earlier run's.
+        let name = "harness-viewport"
+        try FileManager.default.createDirectory(at: TestArtifacts.screenshots, withIntermediateDirectories: true)
+        try Data("stale".utf8).write(to: TestArtifacts.screenshots.appendingPathComponent("\(name).png"))
+        let saved = try browser.saveScreenshot(name)
+        #expect(saved.file == TestArtifacts.screenshots.appendingPathComponent("\(name).png"))
+        #expect(try Data(contentsOf: saved.file) == saved.png)
+        #expect(Array(saved.png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+    }
+
+    @Test func chromiumComesFromTheCHROMIUMVariableWithADefault() {
+        #expect(Chromium.executable(environment: [:]) == "/usr/lib/chromium/chromium")
+        #expect(Chromium.executable(environment: ["CHROMIUM": ""]) == "/usr/lib/chromium/chromium")
+        #expect(Chromium.executable(environment: ["CHROMIUM": "/opt/chrome/chrome"]) == "/opt/chrome/chrome")
+        #expect(Chromium.executable(environment: ["CHROMIUM": "sh", "PATH": "/nonexistent:/bin"]) == "/bin/sh")
+        #expect(Chromium.executable(environment: ["CHROMIUM": "no-such-browser", "PATH": "/bin"]) == "no-such-browser")
+    }
+
+    /// Without Chromium a browser test fails (never skips), and the error says how to get it.
+    @Test func aMissingChromiumFailsSayingHowToInstallIt() {
+        let missing = "/nonexistent-\(UUID().uuidString)/chromium"
+        let error = #expect(throws: HarnessError.self) { try Chromium(executable: missing) }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains("Chromium not found at \(missing)"), "\(text)")
+        #expect(text.contains("`make test` installs it"), "\(text)")
+        #expect(
+            text.contains("apt-get install -y --no-install-recommends chromium fonts-dejavu-core"), "\(text)")
+        #expect(text.contains("set CHROMIUM"), "\(text)")
     }
 
     @Test func consoleMessagesAndExceptionsAreCollected() throws {
@@ -335,6 +364,20 @@ struct ServerProcessHarnessTests {
         #expect(server.output.contains("args: --host 127.0.0.1 --port 0 --extra"))
         server.stop()
         #expect(server.hasExited)
+    }
+
+    @Test func aGivenPortIsPassedToTheServer() throws {
+        let script = try stub(
+            """
+            echo "args: $*"
+            echo "widget-server listening on http://127.0.0.1:4568/ (room default)"
+            exec tail -f /dev/null
+            """)
+        defer { try? FileManager.default.removeItem(at: script) }
+        let server = try ServerProcess(port: 4568, executable: script.path)
+        defer { server.stop() }
+        #expect(server.port == 4568)
+        #expect(server.output.contains("args: --host 127.0.0.1 --port 4568"))
     }
 
     @Test func aServerThatExitsEarlyIsReportedWithItsOutput() throws {

@@ -172,6 +172,31 @@ struct CarouselRun {
         #expect(s.name == "Item 7" && abs(s.t - 1.38) < 1e-9, "\(s)")
     }
 
+    @Test("Enter or Space on the selected Custom adds an item, as a tap does; on another item nothing happens")
+    func addByKey() throws {
+        var run = CarouselRun()
+        run.apply(.key("Enter", widget: "carousel"), at: 0)  // Star is selected: nothing
+        run.settle()
+        #expect(run.carousel.count == 6 && run.events.isEmpty)
+        run.apply(.key("End", widget: "carousel"), at: 0.5)
+        run.settle()
+        run.apply(.key("Enter", widget: "carousel"), at: 1)
+        run.settle()
+        #expect(run.carousel.names == ["Sun", "Moon", "Star", "Heart", "Leaf", "Item 7", "Custom"])
+        #expect(run.kinds.contains(.added(index: 5, name: "Item 7")))
+        // Item 7 is centred and selected 0.3 s later; Space there (not Custom) adds nothing.
+        let s = try #require(run.selected().last)
+        #expect(s.name == "Item 7" && abs(s.t - 1.3) < 1e-9, "\(s)")
+        run.apply(.key(" ", widget: "carousel"), at: 2)
+        run.settle()
+        #expect(run.carousel.count == 7)
+        run.apply(.key("End", widget: "carousel"), at: 3)
+        run.settle()
+        run.apply(.key(" ", widget: "carousel"), at: 4)
+        run.settle()
+        #expect(run.carousel.names.suffix(3) == ["Item 7", "Item 8", "Custom"])
+    }
+
     @Test("swipe up deletes: at the start, in the middle, the item before Custom; Custom stays and never goes")
     func deletes() {
         var run = CarouselRun()

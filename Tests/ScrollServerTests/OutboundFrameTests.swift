@@ -60,6 +60,18 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == [#"{"type":"applied","t":20}"#, "bin:delta#4"])
     }
 
+    @Test("the frame picked with the echo follows it even when a newer one is rendered in between; then a delta")
+    func appliedFrameIsKept() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.noteApplied(t: 30)
+        room.show(seq: 2)
+        #expect(describe(q.next(from: room, theme: .light)) == #"{"type":"applied","t":30}"#)
+        // A tick renders frame 3 before the next writable callback.
+        room.show(seq: 3)
+        #expect(drain(&q, room: room) == ["bin:delta#2", "bin:delta#3"])
+    }
+
     @Test("a theme change restarts the frames: the next one is full, in the new theme")
     func themeChange() {
         let room = FakeRoom(seq: 5)

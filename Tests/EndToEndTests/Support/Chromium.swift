@@ -4,12 +4,25 @@ import WebSocketClient
 
 /// A headless Chromium with one page, driven over the DevTools protocol.
 ///
+/// The browser is `$CHROMIUM` if set, else `/usr/lib/chromium/chromium` (Debian's `chromium`).
+/// Without it every browser test fails, saying how to install it: they never skip.
+///
 /// Each instance has its own fresh profile (and HOME) in a temp directory, removed by
 /// `close()`. Page-level calls go to a target made with `Target.createTarget` and
 /// attached in flat mode, so everything travels over the one browser WebSocket.
 final class Chromium {
-    static let executable = "/usr/lib/chromium/chromium"
+    static let defaultExecutable = "/usr/lib/chromium/chromium"
     static let startupTimeout = 20.0
+
+    /// The browser to launch: `CHROMIUM` from `environment` when set and not empty (a bare name,
+    /// such as `chromium`, is looked up in its `PATH`), else the default.
+    static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard let name = environment["CHROMIUM"], !name.isEmpty else { return defaultExecutable }
+        guard !name.contains("/") else { return name }
+        let directories = (environment["PATH"] ?? "").split(separator: ":")
+        let found = directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return found ?? name
+    }
 
     /// The browser-level DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`).
     let browserWebSocketURL: String
@@ -25,7 +38,13 @@ final class Chromium {
     private var leftButtonDown = false
     private var closed = false
 
-    init() throws {
+    /// Launches `executable` (default: `Chromium.executable()`) headless with a fresh profile and
+    /// attaches to a blank page. Throws `HarnessError.chromiumMissing`, which says how to install
+    /// it, when there is no executable at that path.
+    init(executable: String = Chromium.executable()) throws {
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw HarnessError.chromiumMissing(path: executable)
+        }
         profile = FileManager.default.temporaryDirectory
             .appendingPathComponent("e2e-chromium-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
@@ -38,7 +57,7 @@ final class Chromium {
         ]
         let deadline = Deadline(seconds: Self.startupTimeout)
         do {
-            child = try ChildProcess(executable: Self.executable, arguments: arguments, environment: environment)
+            child = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
         } catch {
             try? FileManager.default.removeItem(at: profile)
             throw error
@@ -175,6 +194,29 @@ final class Chromium {
         try call("Input.dispatchMouseEvent", params)
         if type == "mousePressed" { leftButtonDown = true }
         if type == "mouseReleased" { leftButtonDown = false }
+    }
+
+    /// Dispatches a one-finger touch event (touch point id 0) at CSS pixel (`x`, `y`); the page
+    /// sees it as touch events and pointer events with `pointerType` "touch".
+    ///
+    /// - Parameters:
+    ///   - type: `touchStart`, `touchMove`, `touchEnd` or `touchCancel` (these two lift the finger
+    ///     where it last was: CDP sends them without touch points, so `x` and `y` are not used).
+    ///   - timestamp: Event time in seconds since the epoch, as for `mouse`.
+    func touch(_ type: String, x: Double = 0, y: Double = 0, timestamp: Double? = nil) throws {
+        let lifts = type == "touchEnd" || type == "touchCancel"
+        var params: [String: Any] = ["type": type, "touchPoints": lifts ? [] : [["x": x, "y": y, "id": 0]]]
+        if let timestamp { params["timestamp"] = timestamp }
+        try call("Input.dispatchTouchEvent", params)
+    }
+
+    /// Dispatches a mouse wheel event at CSS pixel (`x`, `y`) scrolling by (`dx`, `dy`) pixels
+    /// (the page sees `deltaMode` 0; positive `dy` scrolls down). At device scale factor 1 the page
+    /// sees exactly these deltas; with a larger factor emulated, Chromium divides them by it.
+    func wheel(x: Double, y: Double, dx: Double = 0, dy: Double, timestamp: Double? = nil) throws {
+        var params: [String: Any] = ["type": "mouseWheel", "x": x, "y": y, "deltaX": dx, "deltaY": dy]
+        if let timestamp { params["timestamp"] = timestamp }
+        try call("Input.dispatchMouseEvent", params)
     }
 
     /// Presses and releases a key that types no text (`PageUp`, `Home`, …) in the focused element;

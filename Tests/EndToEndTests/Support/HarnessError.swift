@@ -3,6 +3,7 @@ enum HarnessError: Error, CustomStringConvertible {
     case launchFailed(executable: String, reason: String)
     case serverBinaryMissing(path: String)
     case serverDidNotStart(reason: String, output: String)
+    case chromiumMissing(path: String)
     case chromiumDidNotStart(output: String)
     case devTools(method: String, message: String)
     case navigationFailed(url: String, error: String)
@@ -18,6 +19,12 @@ enum HarnessError: Error, CustomStringConvertible {
             return "server binary not found at \(path): run `swift build` first, or set WIDGET_SERVER_BIN"
         case let .serverDidNotStart(reason, output):
             return "server did not start: \(reason)\n--- server output ---\n\(output)"
+        case .chromiumMissing(let path):
+            return """
+                Chromium not found at \(path): the browser tests need headless Chromium. `make test` installs it; \
+                or run `apt-get install -y --no-install-recommends chromium fonts-dejavu-core` (Debian); \
+                or set CHROMIUM to the path of a Chromium executable.
+                """
         case .chromiumDidNotStart(let output):
             return "Chromium did not report a DevTools endpoint\n--- chromium output ---\n\(output)"
         case let .devTools(method, message):

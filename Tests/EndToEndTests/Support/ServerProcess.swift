@@ -1,6 +1,6 @@
 import Foundation
 
-/// The real `widget-server` binary, started on an ephemeral loopback port.
+/// The real `widget-server` binary, started on an ephemeral loopback port (or a given one).
 ///
 /// The binary is `$WIDGET_SERVER_BIN` if set, else `<package root>/.build/debug/widget-server`.
 /// The server's contract is that it prints `listening on http://127.0.0.1:PORT/` once it
@@ -17,16 +17,18 @@ final class ServerProcess {
     var output: String { child.output.text }
 
     /// - Parameters:
-    ///   - arguments: Passed after `--host 127.0.0.1 --port 0`.
+    ///   - port: The port to listen on; 0 (the default) lets the system pick a free one. A
+    ///     restart test passes the port of a server it stopped, to come back where the page is.
+    ///   - arguments: Passed after `--host 127.0.0.1 --port PORT`.
     ///   - executable: A stand-in for the server binary (the harness's own tests use one).
     ///   - workingDirectory: Where it runs (default: this process's).
-    init(arguments: [String] = [], executable: String? = nil, workingDirectory: String? = nil) throws {
+    init(port: Int = 0, arguments: [String] = [], executable: String? = nil, workingDirectory: String? = nil) throws {
         let binary = executable ?? Self.binaryPath()
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError.serverBinaryMissing(path: binary)
         }
         child = try ChildProcess(
-            executable: binary, arguments: ["--host", "127.0.0.1", "--port", "0"] + arguments,
+            executable: binary, arguments: ["--host", "127.0.0.1", "--port", String(port)] + arguments,
             workingDirectory: workingDirectory)
         let prefix = "listening on http://127.0.0.1:"
         let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
@@ -50,6 +52,9 @@ final class ServerProcess {
     func stop() {
         child.stop()
     }
+
+    /// Its process id (for tools that read its CPU time and memory).
+    var pid: pid_t { child.pid }
 
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }

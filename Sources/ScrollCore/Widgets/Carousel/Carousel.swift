@@ -186,7 +186,7 @@ public final class Carousel: Widget {
     // MARK: keys and actions
 
     public var keys: [String] {
-        ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "Home", "End", "Delete", "Backspace"]
+        ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown", "Home", "End", "Delete", "Backspace", "Enter", " "]
     }
 
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
@@ -205,6 +205,10 @@ public final class Carousel: Widget {
             if let k = items.firstIndex(where: { $0.uid == selected.uid }), k != items.count - 1 {
                 delete(k, at: time, events: &events)
             }
+        case "Enter", " ":
+            // As a tap on it: on "Custom", once selected, a new item is added (keyboard users
+            // have no other way to add one). On any other item there is nothing to do.
+            if selected.uid == items[items.count - 1].uid { add(name: nil, at: time, events: &events) }
         default: return false
         }
         update(at: time, events: &events)

@@ -1,0 +1,137 @@
+import CLibWebSockets
+import ScrollCore
+
+/// What the sockets report, on the one service thread.
+protocol ClientSocketsDelegate: AnyObject {
+    func established(_ index: Int)
+    /// A piece of a message; `isLast` once the message is complete.
+    func received(_ index: Int, _ bytes: UnsafeRawBufferPointer, binary: Bool, isLast: Bool)
+    /// The text to write now, if any (one write per writable callback, as the server does).
+    func nextText(_ index: Int) -> String?
+    func closed(_ index: Int, error: String?)
+    func timerFired()
+}
+
+/// The libwebsockets client side: one context, one service thread (the caller's), N
+/// connections known by index. Every method runs on that thread.
+final class ClientSockets {
+    weak var delegate: ClientSocketsDelegate?
+    private let target: LoopbackTarget
+    private var context: OpaquePointer?
+    private var timer: UnsafeMutablePointer<rs_timer>?
+    private var sockets: [OpaquePointer?] = []
+    private var stopped = false
+    /// LWS_PRE bytes of headroom, then the message (messages we send are small).
+    private var sendBuffer = [UInt8](repeating: 0, count: Int(rs_lws_pre()) + 4096)
+
+    struct StartError: Error, CustomStringConvertible { let description: String }
+
+    init(target: LoopbackTarget) throws {
+        self.target = target
+        lws_set_log_level(LLL_ERR, nil)
+        // Frames are ~1 KB; a full frame or a big presence message arrives in a few pieces.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        context = rs_create_client_context(ProtocolVersion.subprotocol, clientCallback, 16 * 1024, me)
+        guard context != nil else { throw StartError(description: "could not create a libwebsockets client context") }
+        timer = rs_timer_new(me)
+    }
+
+    deinit { close() }
+
+    /// Starts connecting `index` (asynchronous: `established` or `closed` follows).
+    func connect(_ index: Int) -> Bool {
+        guard let context else { return false }
+        if sockets.count <= index { sockets += Array(repeating: nil, count: index + 1 - sockets.count) }
+        return rs_client_connect(
+            context, target.address, Int32(target.port), target.path, target.hostHeader, target.origin,
+            ProtocolVersion.subprotocol, UInt(index)) == 0
+    }
+
+    func requestWrite(_ index: Int) {
+        if let wsi = sockets[index] { lws_callback_on_writable(wsi) }
+    }
+
+    /// Calls `timerFired` after `microseconds` (one timer; scheduling again moves it).
+    func schedule(microseconds: Int) {
+        guard let context, let timer else { return }
+        rs_timer_schedule(context, timer, timerCallback, Int64(microseconds))
+    }
+
+    /// Services until `stop()` is called from a callback.
+    func run() {
+        guard let context else { return }
+        stopped = false
+        while !stopped {
+            if lws_service(context, 0) < 0 { break }
+        }
+    }
+
+    func stop() { stopped = true }
+
+    /// Closes every connection and the context.
+    func close() {
+        guard let context else { return }
+        if let timer { rs_timer_cancel(timer); free(timer) }
+        timer = nil
+        lws_context_destroy(context)
+        self.context = nil
+    }
+
+    fileprivate func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ input: UnsafeMutableRawPointer?, _ len: Int
+    ) -> Int32 {
+        let index = Int(rs_client_tag(wsi))
+        guard let delegate, index < sockets.count else { return 0 }
+        switch reason {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            sockets[index] = wsi
+            delegate.established(index)
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            let isLast = lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0
+            delegate.received(
+                index, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : len),
+                binary: lws_frame_is_binary(wsi) != 0, isLast: isLast)
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            guard let text = delegate.nextText(index) else { return 0 }
+            return write(text, to: wsi) ? 0 : -1
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+            let reason = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown"
+            sockets[index] = nil
+            delegate.closed(index, error: "connection failed: \(reason)")
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            sockets[index] = nil
+            delegate.closed(index, error: nil)
+        default:
+            break
+        }
+        return 0
+    }
+
+    private func write(_ text: String, to wsi: OpaquePointer) -> Bool {
+        let pre = Int(rs_lws_pre())
+        var text = text
+        return text.withUTF8 { utf8 in
+            precondition(utf8.count <= sendBuffer.count - pre, "messages the load generator sends are small")
+            return sendBuffer.withUnsafeMutableBufferPointer { buffer in
+                let start = buffer.baseAddress! + pre
+                start.update(from: utf8.baseAddress!, count: utf8.count)
+                return lws_write(wsi, start, utf8.count, LWS_WRITE_TEXT) >= Int32(utf8.count)
+            }
+        }
+    }
+
+    fileprivate func timerFired() { delegate?.timerFired() }
+}
+
+private func clientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else { return 0 }
+    return Unmanaged<ClientSockets>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, input, len)
+}
+
+private func timerCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = rs_timer_owner(sul) else { return }
+    Unmanaged<ClientSockets>.fromOpaque(owner).takeUnretainedValue().timerFired()
+}

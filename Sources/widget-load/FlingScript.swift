@@ -1,0 +1,53 @@
+import ScrollCore
+
+/// A driving connection's built-in gesture: every `period` seconds a drag of 10 moves
+/// 8 ms apart, 16 pt each (2,000 pt/s, as `widget-bench`'s fling), then a lift that flings
+/// the ruler; directions alternate. A new down stops the previous fling, so the ruler never
+/// rests and frames flow at the tick rate for the whole run.
+struct FlingScript {
+    struct Step: Equatable {
+        let phase: TraceEntry.Kind
+        let x: Double
+    }
+
+    /// The ruler's row in the demo and ruler scenes (both place it alike).
+    static let y = 214.0
+    static let moves = 10
+    static let moveInterval = 0.008
+    static let moveDistance = 16.0
+
+    let period: Double
+    private var cycle = 0
+    private var stepInCycle = 0
+
+    init(period: Double = 1.5) { self.period = period }
+
+    /// The steps due at `elapsed` seconds since the script began, in order.
+    mutating func due(at elapsed: Double) -> [Step] {
+        var steps: [Step] = []
+        while let (offset, step) = upcoming(), Double(cycle) * period + offset <= elapsed {
+            steps.append(step)
+            stepInCycle += 1
+            if stepInCycle > Self.moves + 1 {
+                cycle += 1
+                stepInCycle = 0
+            }
+        }
+        return steps
+    }
+
+    /// Offset within the cycle and the step: down, the moves, then up where the last move was.
+    private func upcoming() -> (Double, Step)? {
+        let leftward = cycle % 2 == 0
+        let start = leftward ? 330.0 : 60.0
+        let direction = leftward ? -1.0 : 1.0
+        let k = min(stepInCycle, Self.moves)
+        let x = start + direction * Self.moveDistance * Double(k)
+        let offset = Double(k) * Self.moveInterval
+        switch stepInCycle {
+        case 0: return (0, Step(phase: .down, x: start))
+        case ...Self.moves: return (offset, Step(phase: .move, x: x))
+        default: return (offset, Step(phase: .up, x: x))
+        }
+    }
+}

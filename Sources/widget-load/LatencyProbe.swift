@@ -1,0 +1,74 @@
+/// Input-to-frame against echo on one connection, interleaved: a pointer move, the frame
+/// that follows the `applied` echo of its `t`, then a ping and its pong, then the next move.
+/// One thing is in flight at a time, so neither measurement queues behind the other.
+struct LatencyProbe {
+    enum State: Equatable {
+        /// Ready to send the next move once `pairInterval` has passed since the last one.
+        case ready
+        case moveQueued
+        case awaitingApplied(t: Double)
+        case awaitingFrame(t: Double)
+        case pingQueued
+        case awaitingPong(t: Double)
+    }
+
+    /// Two messages per pair; the server admits 1,000 a second per client (docs/PROTOCOL.md).
+    static let pairInterval = 2.2
+    /// A step that got no answer in this long is given up (counted as lost).
+    static let timeout = 1000.0
+
+    private(set) var state = State.ready
+    private(set) var inputToFrame: [Double] = []
+    private(set) var echo: [Double] = []
+    private(set) var lost = 0
+    private var lastMove = -Double.infinity
+    private var since = 0.0
+
+    /// The drag's x for the next move: a triangle wave, so every move changes the frame.
+    private var step = 0
+    var nextX: Double {
+        let phase = step % 200
+        return 150 + Double(phase < 100 ? phase : 200 - phase)
+    }
+
+    /// Whether to queue a move now (times in ms on the generator's clock).
+    mutating func wantsMove(now: Double) -> Bool {
+        if state != .ready, state != .moveQueued, state != .pingQueued, now - since > Self.timeout {
+            lost += 1
+            state = .ready
+        }
+        guard state == .ready, now - lastMove >= Self.pairInterval else { return false }
+        state = .moveQueued
+        return true
+    }
+
+    mutating func moveSent(t: Double) {
+        lastMove = t
+        since = t
+        step += 1
+        state = .awaitingApplied(t: t)
+    }
+
+    mutating func applied(t: Double) {
+        if case .awaitingApplied(let sent) = state, sent == t { state = .awaitingFrame(t: t) }
+    }
+
+    /// A frame arrived at `now`; true when it was the one timed (queue the ping next).
+    mutating func frame(now: Double) -> Bool {
+        guard case .awaitingFrame(let t) = state else { return false }
+        inputToFrame.append(now - t)
+        state = .pingQueued
+        return true
+    }
+
+    mutating func pingSent(t: Double) {
+        since = t
+        state = .awaitingPong(t: t)
+    }
+
+    mutating func pong(t: Double, now: Double) {
+        guard case .awaitingPong(let sent) = state, sent == t else { return }
+        echo.append(now - t)
+        state = .ready
+    }
+}

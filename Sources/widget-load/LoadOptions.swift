@@ -1,0 +1,30 @@
+/// One run's shape: how many connections, where, and what the driving connections do.
+struct LoadOptions {
+    enum Script: String, CaseIterable {
+        /// Each room's driver flings the ruler every 1.5 s: frames flow at the tick rate.
+        case fling
+        /// Room 0's driver holds the ruler and times input-to-frame against echo.
+        case drag
+        /// Nobody moves: resident memory after connecting, and traffic while idle.
+        case idle
+    }
+
+    var clients = 100
+    var rooms = 1
+    var scene = "demo"
+    var script = Script.fling
+    /// Seconds counted (drag: at most this long, fewer once `samples` are in).
+    var duration = 3.0
+    /// Latency pairs wanted (drag).
+    var samples = 10_000
+    /// Seconds the script runs before counting starts.
+    var warmup = 0.5
+    /// Handshakes in flight at once (the listen backlog is finite).
+    var connectConcurrency = 128
+    /// Longest wait for all connections to join.
+    var connectTimeout = 60.0
+
+    func room(of index: Int) -> String { "load-\(index % rooms)" }
+    /// The first connection of each room drives it.
+    func isDriver(_ index: Int) -> Bool { index < rooms }
+}

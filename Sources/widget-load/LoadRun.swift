@@ -1,0 +1,262 @@
+import Foundation
+import ScrollCore
+import ScrollServer
+
+/// One bounded load run: connect N clients, let them settle, run the script, count, stop.
+/// Everything happens on the calling thread (the sockets' one service thread).
+final class LoadRun: ClientSocketsDelegate {
+    enum Phase { case connecting, settling, warmup, window, idle, done }
+
+    let options: LoadOptions
+    private let sockets: ClientSockets
+    private let serverPID: Int32?
+    private var peers: [Peer]
+    private var phase = Phase.connecting
+    private var phaseStart = 0.0
+    private var runStart = 0.0
+    private var lastByte = 0.0
+    private var nextToConnect = 0
+    private var connecting = 0
+    private var scripts: [FlingScript]
+    private var scriptStart = 0.0
+    private var probe = LatencyProbe()
+    /// The newest frame any client of each room received in the window.
+    private var roomNewest: [UInt32]
+    private var measure = Measurements()
+    private var failure: String?
+
+    /// Everything read at the phase boundaries.
+    struct Measurements {
+        var connectSeconds = 0.0
+        var rssBefore: Int?
+        var rssAfter: Int?
+        /// After the window: what the run itself added (buffers while flinging).
+        var rssEnd: Int?
+        var windowStart = 0.0
+        var windowEnd = 0.0
+        var ownCPU = (0.0, 0.0)
+        var serverCPU: (Double?, Double?) = (nil, nil)
+        var idleBytes: Int?
+        var idleFrom = 0
+    }
+
+    init(options: LoadOptions, target: LoopbackTarget, serverPID: Int32?) throws {
+        self.options = options
+        self.serverPID = serverPID
+        sockets = try ClientSockets(target: target)
+        peers = Array(repeating: Peer(), count: options.clients)
+        scripts = Array(repeating: FlingScript(), count: options.rooms)
+        roomNewest = Array(repeating: 0, count: options.rooms)
+        sockets.delegate = self
+    }
+
+    /// Runs to the end (bounded by the options' timeouts) and reports.
+    func run() throws -> LoadReport {
+        runStart = now()
+        measure.rssBefore = serverPID.flatMap(ProcessUsage.residentKiB)
+        enter(.connecting)
+        timerFired()
+        sockets.run()
+        sockets.close()
+        if let failure { throw LoadFailure(description: failure) }
+        return LoadReport(options: options, peers: peers, roomNewest: roomNewest, measure: measure, probe: probe)
+    }
+
+    private func now() -> Double { MonotonicClock.now() }
+
+    private func enter(_ next: Phase) {
+        phase = next
+        phaseStart = now()
+    }
+
+    // MARK: the clock: phases and the script
+
+    func timerFired() {
+        let now = now()
+        let inPhase = now - phaseStart
+        switch phase {
+        case .connecting:
+            connectMore()
+            let resolved = peers.filter { $0.joined || $0.state == .closed }.count
+            if resolved == peers.count || inPhase > options.connectTimeout {
+                measure.connectSeconds = inPhase
+                lastByte = now
+                enter(.settling)
+            }
+        case .settling:
+            // Joins send presence to everyone; wait for that to stop before reading memory.
+            if now - lastByte >= 0.3 || inPhase > 15 {
+                measure.rssAfter = serverPID.flatMap(ProcessUsage.residentKiB)
+                if options.script == .idle {
+                    measure.idleFrom = peers.reduce(0) { $0 + $1.bytesTotal }
+                    enter(.idle)
+                } else {
+                    scriptStart = now
+                    if options.script == .drag { send(0, .pointer(.down, x: probe.nextX)) }
+                    enter(.warmup)
+                }
+            }
+        case .warmup:
+            runScript(now: now)
+            if inPhase >= options.warmup { startWindow(now) }
+        case .window:
+            runScript(now: now)
+            let enough = options.script == .drag && probe.echo.count >= options.samples
+            if enough || inPhase >= options.duration { finish(now) }
+        case .idle:
+            if inPhase >= 1 {
+                measure.idleBytes = peers.reduce(0) { $0 + $1.bytesTotal } - measure.idleFrom
+                finish(now)
+            }
+        case .done:
+            return
+        }
+        if phase != .done, now - runStart > options.connectTimeout + 30 + options.warmup + options.duration {
+            failure = "the run did not finish in time (phase \(phase))"
+            sockets.stop()
+            return
+        }
+        sockets.schedule(microseconds: options.script == .drag ? 1000 : 4000)
+    }
+
+    private func connectMore() {
+        while nextToConnect < peers.count, connecting < options.connectConcurrency {
+            let i = nextToConnect
+            nextToConnect += 1
+            peers[i].state = .connecting
+            connecting += 1
+            if !sockets.connect(i), peers[i].state == .connecting { closed(i, error: "could not start connecting") }
+        }
+    }
+
+    private func runScript(now: Double) {
+        switch options.script {
+        case .fling:
+            for room in 0..<options.rooms {
+                for step in scripts[room].due(at: now - scriptStart) { send(room, .pointer(step.phase, x: step.x)) }
+            }
+        case .drag:
+            if phase == .window, probe.wantsMove(now: now * 1000) { send(0, .probeMove) }
+        case .idle:
+            break
+        }
+    }
+
+    private func startWindow(_ now: Double) {
+        for i in peers.indices { peers[i].tally = FrameTally() }
+        roomNewest = Array(repeating: 0, count: options.rooms)
+        measure.windowStart = now
+        measure.ownCPU.0 = ProcessUsage.ownCPU()
+        measure.serverCPU.0 = serverPID.flatMap(ProcessUsage.cpu)
+        enter(.window)
+    }
+
+    private func finish(_ now: Double) {
+        if phase == .window {
+            measure.windowEnd = now
+            measure.ownCPU.1 = ProcessUsage.ownCPU()
+            measure.serverCPU.1 = serverPID.flatMap(ProcessUsage.cpu)
+        }
+        measure.rssEnd = serverPID.flatMap(ProcessUsage.residentKiB)
+        enter(.done)
+        sockets.stop()
+    }
+
+    private func send(_ index: Int, _ message: Peer.Outgoing) {
+        guard peers[index].state == .open else { return }
+        peers[index].outgoing.append(message)
+        sockets.requestWrite(index)
+    }
+
+    // MARK: sockets
+
+    func established(_ index: Int) {
+        peers[index].state = .open
+        connecting -= 1
+        send(index, .hello(room: options.room(of: index), scene: options.scene))
+    }
+
+    func closed(_ index: Int, error: String?) {
+        if peers[index].state == .connecting { connecting -= 1 }
+        peers[index].state = .closed
+        if peers[index].error == nil, phase != .done {
+            peers[index].error = error ?? (peers[index].joined ? "closed by the server" : "closed before welcome")
+        }
+    }
+
+    func nextText(_ index: Int) -> String? {
+        guard !peers[index].outgoing.isEmpty else { return nil }
+        let message = peers[index].outgoing.removeFirst()
+        if !peers[index].outgoing.isEmpty { sockets.requestWrite(index) }
+        // Stamped as it is written: the client's own clock, as a page's event.timeStamp.
+        let t = now() * 1000
+        switch message {
+        case .hello(let room, let scene):
+            return JSONValue.object([
+                ("type", "hello"), ("protocol", .number(Double(ProtocolVersion.current))),
+                ("room", .string(room)), ("scene", .string(scene)),
+            ]).serialized
+        case .pointer(let phase, let x):
+            return TraceEntry(t: t, type: phase, x: x, y: FlingScript.y).wireJSON
+        case .probeMove:
+            let x = probe.nextX
+            probe.moveSent(t: t)
+            return TraceEntry(t: t, type: .move, x: x, y: FlingScript.y).wireJSON
+        case .ping:
+            probe.pingSent(t: t)
+            return JSONValue.object([("type", "ping"), ("t", .number(t))]).serialized
+        }
+    }
+
+    func received(_ index: Int, _ bytes: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) {
+        lastByte = now()
+        peers[index].bytesTotal += bytes.count
+        if phase == .window { peers[index].tally.received(bytes: bytes.count) }
+        if !peers[index].inMessage {
+            peers[index].inMessage = true
+            peers[index].binary = binary
+            peers[index].head.removeAll(keepingCapacity: true)
+        }
+        // A frame's header, or a text's start: enough to tell its type and read a short one.
+        let keep = (peers[index].binary ? FrameFormat.headerSize : 512) - peers[index].head.count
+        if keep > 0 { peers[index].head.append(contentsOf: bytes.prefix(keep)) }
+        guard isLast else { return }
+        peers[index].inMessage = false
+        if peers[index].binary {
+            peers[index].head.withUnsafeBytes { frame(index, $0) }
+        } else {
+            text(index, peers[index].head)
+        }
+    }
+
+    private func frame(_ index: Int, _ bytes: UnsafeRawBufferPointer) {
+        guard let header = FrameTally.header(bytes) else { return }
+        guard phase == .window || phase == .warmup else { return }
+        if phase == .window {
+            peers[index].tally.frame(seq: header.seq, isDelta: header.isDelta)
+            let room = index % options.rooms
+            roomNewest[room] = max(roomNewest[room], header.seq)
+        }
+        if index == 0, probe.frame(now: lastByte * 1000) { send(0, .ping) }
+    }
+
+    private func text(_ index: Int, _ bytes: [UInt8]) {
+        // Most text is events for the room; only the driver and newcomers read theirs.
+        if index != 0, peers[index].joined, !ServerText.hasType("error", bytes) { return }
+        let message = ServerText(bytes)
+        switch message.type {
+        case "welcome":
+            peers[index].joined = true
+        case "applied" where index == 0:
+            if let t = message.t { probe.applied(t: t) }
+        case "pong" where index == 0:
+            if let t = message.t { probe.pong(t: t, now: lastByte * 1000) }
+        case "error":
+            if peers[index].error == nil { peers[index].error = message.code ?? "error" }
+        default:
+            break
+        }
+    }
+}
+
+struct LoadFailure: Error, CustomStringConvertible { let description: String }

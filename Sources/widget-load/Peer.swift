@@ -1,0 +1,27 @@
+import ScrollCore
+
+/// One connection's state and counters (the load run keeps them by index).
+struct Peer {
+    enum State { case waiting, connecting, open, closed }
+
+    var state = State.waiting
+    var joined = false
+    var tally = FrameTally()
+    /// Every byte received since connecting (idle traffic is measured on this).
+    var bytesTotal = 0
+    var outgoing: [Outgoing] = []
+    var error: String?
+
+    /// The message being received: its kind and first bytes (a frame's header, a text's type).
+    var inMessage = false
+    var binary = false
+    var head: [UInt8] = []
+
+    enum Outgoing {
+        case hello(room: String, scene: String)
+        case pointer(TraceEntry.Kind, x: Double)
+        /// The latency probe's move: its x and t are taken when it is written.
+        case probeMove
+        case ping
+    }
+}

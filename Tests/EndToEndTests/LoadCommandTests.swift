@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `widget-load` against a test server: a tiny bounded run whose report is well-formed and in
+/// which every client received frames. No figure is asserted: this keeps the tool working.
+@Suite struct LoadCommandTests {
+    private func run(_ arguments: [String]) throws -> (report: [String: Any]?, output: String) {
+        let binary = PackagePaths.root.appendingPathComponent(".build/debug/widget-load").path
+        let child = try ChildProcess(executable: binary, arguments: arguments)
+        let exited = child.waitForExit(timeout: 60)
+        // Output is complete once both streams have closed.
+        _ = child.output.waitForLine(timeout: 5) { _ in false }
+        #expect(exited, "widget-load did not stop by itself")
+        let text = child.output.text
+        guard let start = text.firstIndex(of: "{"), let end = text.lastIndex(of: "}") else { return (nil, text) }
+        let json = try? JSONSerialization.jsonObject(with: Data(text[start...end].utf8)) as? [String: Any]
+        return (json, text)
+    }
+
+    @Test("a fling run with 5 clients: every client joins and receives frames")
+    func flingRun() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (report, output) = try run([
+            "--url", server.wsURL, "--server-pid", "\(server.pid)", "--clients", "5", "--duration", "1",
+        ])
+        let r = try #require(report, "\(output)")
+        #expect(r["connected"] as? Int == 5)
+        #expect(r["clientsWithFrames"] as? Int == 5)
+        #expect((r["errors"] as? [String: Any])?.isEmpty == true, "\(output)")
+        let fps = try #require(r["framesPerClientPerSecond"] as? [String: Any])
+        #expect((fps["min"] as? Double ?? 0) > 0)
+        #expect(r["serverCPU"] is Double && r["generatorCPU"] is Double)
+        #expect((r["serverMemory"] as? [String: Any])?["afterKiB"] is Int)
+    }
+
+    @Test("a drag run times input-to-frame and echo on the same connection")
+    func dragRun() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (report, output) = try run([
+            "--url", server.wsURL, "--clients", "2", "--script", "drag", "--samples", "20", "--duration", "10",
+        ])
+        let latency = try #require(report?["latency"] as? [String: Any], "\(output)")
+        #expect(latency["samples"] as? Int ?? 0 >= 20)
+        #expect((latency["inputToFrameMs"] as? [String: Any])?["median"] is Double)
+        #expect((latency["echoMs"] as? [String: Any])?["median"] is Double)
+    }
+
+    @Test("a host other than the loopback address is refused, naming why")
+    func refusesOtherHosts() throws {
+        let (_, output) = try run(["--url", "ws://example.com:8080/", "--clients", "1"])
+        #expect(output.contains("only loads the loopback address"), "\(output)")
+    }
+}
