@@ -59,9 +59,6 @@ final class ServerProcess {
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
 
-    /// The server's process id.
-    var pid: Int32 { child.pid }
-
     /// The server's resident set size (`VmRSS` in /proc/PID/status), in KiB; nil once it is gone.
     func residentKiB() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
