@@ -59,6 +59,14 @@ final class ServerProcess {
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
 
+    /// The server's resident set size (`VmRSS` in /proc/PID/status), in KiB; nil once it is gone.
+    func residentKiB() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.dropFirst("VmRSS:".count).split(whereSeparator: \.isWhitespace).first ?? "")
+    }
+
     static func binaryPath() -> String {
         if let path = ProcessInfo.processInfo.environment["WIDGET_SERVER_BIN"], !path.isEmpty { return path }
         return PackagePaths.root.appendingPathComponent(".build/debug/widget-server").path

@@ -6,14 +6,22 @@ import WebSocketClient
 final class WireClient {
     let socket: WebSocketClient
     private(set) var received: [WebSocketClient.Message] = []
+    /// Every JSON message received so far, in order (parsed once).
+    private(set) var messages: [[String: Any]] = []
+    /// Every frame received so far, and the layers they leave this client holding.
+    private(set) var frames = FrameLog()
+    /// `welcome.client` (empty until the welcome came).
+    private(set) var id = ""
 
-    init(_ server: ServerProcess, room: String? = "lobby", hello: Bool = true) throws {
+    init(_ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true) throws {
         socket = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
         if hello {
             var m: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current]
             if let room { m["room"] = room }
+            if let scene { m["scene"] = scene }
             try send(m)
-            _ = try waitFor("welcome") { $0["type"] as? String == "welcome" }
+            let welcome = try waitFor("welcome") { $0["type"] as? String == "welcome" }
+            id = welcome["client"] as? String ?? ""
         }
     }
 
@@ -32,17 +40,22 @@ final class WireClient {
         try pointer("up", x: x0 + dx, t: t0 + 16 * Double(steps) + 100)
     }
 
+    /// The next message within `timeout` s (nil: none came), kept in `received`; a frame is
+    /// also applied to `frames` (which throws if it breaks the frame contract).
+    func receiveOne(timeout: Double) throws -> WebSocketClient.Message? {
+        guard let m = try socket.receive(timeout: max(timeout, 0)) else { return nil }
+        received.append(m)
+        if case .binary(let b) = m { try frames.apply(b) }
+        if let o = Self.json(m) { messages.append(o) }
+        return m
+    }
+
     /// Receives until a JSON message satisfies `match`; returns it.
     func waitFor(_ what: String, timeout: Double = 5, _ match: ([String: Any]) -> Bool) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard let m = try socket.receive(timeout: deadline.timeIntervalSinceNow) else { break }
-            received.append(m)
-            if case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any],
-                match(o)
-            {
-                return o
-            }
+            guard let m = try receiveOne(timeout: deadline.timeIntervalSinceNow) else { break }
+            if let o = Self.json(m), match(o) { return o }
         }
         throw WireError("no \(what) within \(timeout) s")
     }
@@ -50,11 +63,71 @@ final class WireClient {
     func waitForBinary(timeout: Double = 5) throws -> [UInt8] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            guard let m = try socket.receive(timeout: deadline.timeIntervalSinceNow) else { break }
-            received.append(m)
+            guard let m = try receiveOne(timeout: deadline.timeIntervalSinceNow) else { break }
             if case .binary(let b) = m { return b }
         }
         throw WireError("no frame within \(timeout) s")
+    }
+
+    /// Receives until `done()` holds (checked before each message); throws naming `what` if it
+    /// does not within `timeout` s.
+    func receive(until what: String, timeout: Double = 5, _ done: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try !done() {
+            guard Date() < deadline, try receiveOne(timeout: deadline.timeIntervalSinceNow) != nil else {
+                if try done() { return }
+                throw WireError("no \(what) within \(timeout) s")
+            }
+        }
+    }
+
+    /// Receives until nothing comes for `quiet` s (the room is idle); throws if messages keep
+    /// coming for `timeout` s.
+    func receiveUntilIdle(quiet: Double = 0.4, timeout: Double = 6) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try receiveOne(timeout: quiet) != nil {
+            guard Date() < deadline else { throw WireError("still receiving after \(timeout) s: the room is not idle") }
+        }
+    }
+
+    /// The JSON object of a text message (nil for frames and non-objects).
+    static func json(_ m: WebSocketClient.Message) -> [String: Any]? {
+        guard case .text(let s) = m else { return nil }
+        return try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any]
+    }
+
+    /// The `clients` of every presence message received so far, in order: `(id, color)` pairs.
+    var presences: [[Member]] {
+        messages.filter { $0["type"] as? String == "presence" }.map { m in
+            (m["clients"] as? [[String: Any]] ?? []).map {
+                Member(id: $0["id"] as? String ?? "?", color: $0["color"] as? String ?? "?")
+            }
+        }
+    }
+
+    /// The kind of each message received so far, in order: its JSON `type`, or "frame".
+    var kinds: [String] {
+        received.map { m in
+            if case .binary = m { return "frame" }
+            return Self.json(m)?["type"] as? String ?? "?"
+        }
+    }
+
+    struct Member: Equatable, CustomStringConvertible {
+        var id: String
+        var color: String
+        var description: String { "\(id) \(color)" }
+    }
+
+    /// Every `value` event of `widget` received so far, in order: `(value, final, t)`.
+    func valueEvents(_ widget: String = "ruler") -> [(value: Double, final: Bool, t: Double)] {
+        messages.filter { $0["type"] as? String == "events" }.flatMap { m in
+            (m["events"] as? [[String: Any]] ?? []).compactMap { e in
+                guard e["widget"] as? String == widget, e["type"] as? String == "value", let v = e["value"] as? Double
+                else { return nil }
+                return (v, e["final"] as? Bool == true, e["t"] as? Double ?? -1)
+            }
+        }
     }
 
     /// Each widget of the next semantics message, by id.

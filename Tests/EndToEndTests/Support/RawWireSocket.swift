@@ -1,0 +1,207 @@
+import Foundation
+import Glibc
+import ScrollCore
+
+/// A bare-bones protocol client for what `WireClient` cannot do: leave without a closing
+/// handshake (the TCP connection just ends, as when a tab crashes), and stop reading with a
+/// small receive buffer (so a non-reading client's backlog reaches the server soon).
+///
+/// It speaks just enough RFC 6455: the opening handshake, masked text frames out, and
+/// unfragmented frames in. Every wait has a deadline.
+final class RawWireSocket {
+    private var fd: Int32
+    private var inbound: [UInt8] = []
+    /// `welcome.client`, once `join` has read it.
+    private(set) var id = ""
+
+    /// Connects to `server` and performs the opening handshake.
+    /// - Parameter stingy: a small receive buffer (4 KiB) and segment size (536 B), set before
+    ///   connecting. On loopback the server's send buffer grows to megabytes for a peer with
+    ///   64 KiB segments; for a peer like this one it stays near 64 KiB, so a client that stops
+    ///   reading is felt by the server within a second of frames rather than after minutes.
+    init(_ server: ServerProcess, stingy: Bool = false, timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw WireError("socket: \(String(cString: strerror(errno)))") }
+        if stingy {
+            var size: Int32 = 4096, segment: Int32 = 536
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var timeval = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(fd)
+            throw WireError("connect: \(reason)")
+        }
+        let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        try write(
+            Array(
+                ("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\n"
+                    + "Connection: Upgrade\r\nSec-WebSocket-Key: \(key)\r\nSec-WebSocket-Version: 13\r\n"
+                    + "Sec-WebSocket-Protocol: \(ProtocolVersion.subprotocol)\r\n\r\n").utf8))
+        let deadline = Date().addingTimeInterval(timeout)
+        let end: [UInt8] = Array("\r\n\r\n".utf8)
+        while true {
+            if let at = (0..<max(0, inbound.count - 3)).first(where: { Array(inbound[$0..<$0 + 4]) == end }) {
+                let head = String(decoding: inbound[..<at], as: UTF8.self)
+                inbound.removeFirst(at + 4)
+                guard head.hasPrefix("HTTP/1.1 101") else { throw WireError("handshake refused: \(head)") }
+                return
+            }
+            guard try read(deadline: deadline) else { throw WireError("no handshake answer within \(timeout) s") }
+        }
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// Sends `hello` and reads up to the welcome; after this the socket is read no more unless
+    /// asked.
+    func join(room: String, scene: String? = nil, timeout: Double = 5) throws {
+        var hello: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current, "room": room]
+        if let scene { hello["scene"] = scene }
+        try send(hello)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard let text = try nextText(deadline: deadline) else { throw WireError("no welcome within \(timeout) s") }
+            if let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                o["type"] as? String == "welcome"
+            {
+                id = o["client"] as? String ?? ""
+                return
+            }
+        }
+    }
+
+    func send(_ object: [String: Any]) throws {
+        let payload = Array(try JSONSerialization.data(withJSONObject: object))
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        try write(frame)
+    }
+
+    func pointer(_ phase: String, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
+        try send(["type": "pointer", "phase": phase, "id": id, "x": x, "y": y, "t": t])
+    }
+
+    /// Ends the connection with no WebSocket close frame, as a crashed tab does: the server sees
+    /// the stream end right after the last message. (Half-closed first, and what the server still
+    /// sends is read until it closes too: closing a socket with unread data would send a reset,
+    /// which may discard the last messages before the server reads them.)
+    func drop(timeout: Double = 5) {
+        guard fd >= 0 else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = Date().addingTimeInterval(timeout)
+        while (try? read(deadline: deadline)) == true { inbound.removeAll(keepingCapacity: true) }
+        Glibc.close(fd)
+        fd = -1
+    }
+
+    /// What `readAll` found: the seq of each frame, each text message, and whether the server
+    /// closed the connection.
+    struct Backlog {
+        var seqs: [UInt32] = []
+        var texts: [String] = []
+        var closed = false
+    }
+
+    /// Reads everything until nothing comes for `quiet` s, the server closes, or `timeout` s pass.
+    func readAll(quiet: Double = 0.4, timeout: Double = 5) -> Backlog {
+        var backlog = Backlog()
+        let end = Date().addingTimeInterval(timeout)
+        while !backlog.closed {
+            do {
+                while let (opcode, payload) = try parseFrame() {
+                    switch opcode {
+                    case 0x1: backlog.texts.append(String(decoding: payload, as: UTF8.self))
+                    case 0x2 where payload.count >= 8:
+                        backlog.seqs.append(payload[4..<8].reversed().reduce(0) { $0 << 8 | UInt32($1) })
+                    case 0x8: backlog.closed = true
+                    default: break
+                    }
+                }
+                if backlog.closed { break }
+                let deadline = min(end, Date().addingTimeInterval(quiet))
+                guard try read(deadline: deadline) else { break }
+            } catch {
+                backlog.closed = true
+            }
+        }
+        return backlog
+    }
+
+    // MARK: - Internals
+
+    /// The next text message's payload (frames and control frames skipped); nil at the deadline.
+    private func nextText(deadline: Date) throws -> String? {
+        while true {
+            while let (opcode, payload) = try parseFrame() {
+                if opcode == 0x1 { return String(decoding: payload, as: UTF8.self) }
+                if opcode == 0x8 { throw WireError("the server closed the connection") }
+            }
+            guard try read(deadline: deadline) else { return nil }
+        }
+    }
+
+    /// One unfragmented, unmasked server frame from `inbound`, if complete.
+    private func parseFrame() throws -> (UInt8, [UInt8])? {
+        guard inbound.count >= 2 else { return nil }
+        guard inbound[0] & 0x80 != 0 else { throw WireError("fragmented frames are not handled here") }
+        var length = Int(inbound[1] & 0x7F)
+        var start = 2
+        if length == 126 {
+            guard inbound.count >= 4 else { return nil }
+            length = Int(inbound[2]) << 8 | Int(inbound[3])
+            start = 4
+        } else if length == 127 {
+            guard inbound.count >= 10 else { return nil }
+            length = inbound[2..<10].reduce(0) { $0 << 8 | Int($1) }
+            start = 10
+        }
+        guard inbound.count >= start + length else { return nil }
+        let frame = (inbound[0] & 0x0F, Array(inbound[start..<start + length]))
+        inbound.removeFirst(start + length)
+        return frame
+    }
+
+    /// Reads what is there, waiting until `deadline`; false if nothing came.
+    private func read(deadline: Date) throws -> Bool {
+        let ms = Int32(max(0, min(deadline.timeIntervalSinceNow * 1000, 60_000)))
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&p, 1, ms) > 0 else { return false }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { throw WireError("the connection ended") }
+        inbound += buffer[0..<n]
+        return true
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard n > 0 else { throw WireError("send: \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+    }
+}
