@@ -24,20 +24,9 @@ import Testing
             ready: "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0")
     }
 
-    /// CSS px of scene point (`x`, `y`).
-    func css(_ b: Chromium, _ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
-        let r = try #require(
-            b.evaluate(
-                """
-                (() => { const r = document.getElementById('canvas').getBoundingClientRect();
-                  return [r.left, r.top, r.width / 390]; })()
-                """) as? [Double])
-        return (r[0] + x * r[2], r[1] + y * r[2])
-    }
-
     /// A tap: press and release 50 ms apart, without moving.
     func tap(_ b: Chromium, x: Double, y: Double, t: inout Double) throws {
-        let p = try css(b, x, y)
+        let p = try b.css(x, y)
         t = max(t, Date().timeIntervalSince1970)
         try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
         try b.mouse("mouseReleased", x: p.x, y: p.y, timestamp: t + 0.05)
@@ -49,8 +38,8 @@ import Testing
     func drag(
         _ b: Chromium, x: Double, y: Double, dx: Double, dy: Double, steps: Int, interval: Double, t: inout Double
     ) throws {
-        let p = try css(b, x, y)
-        let scale = try css(b, 1, 0).x - css(b, 0, 0).x
+        let p = try b.css(x, y)
+        let scale = try b.css(1, 0).x - b.css(0, 0).x
         t = max(t, Date().timeIntervalSince1970)
         try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
         for i in 1...steps {

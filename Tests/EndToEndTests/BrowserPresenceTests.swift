@@ -78,17 +78,6 @@ import Testing
 
     func string(_ b: Chromium, _ js: String) throws -> String? { try b.evaluate(js) as? String }
 
-    /// CSS px of scene point (`x`, `y`).
-    func css(_ b: Chromium, _ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
-        let r = try #require(
-            b.evaluate(
-                """
-                (() => { const r = document.getElementById('canvas').getBoundingClientRect();
-                  return [r.left, r.top, r.width / 390]; })()
-                """) as? [Double])
-        return (r[0] + x * r[2], r[1] + y * r[2])
-    }
-
     /// JS: the canvas's colour at scene point (`x`, `y`) as "#RRGGBB".
     static func pixel(_ x: Double, _ y: Double) -> String {
         """
@@ -148,7 +137,7 @@ import Testing
         // colour (2 pt inside its frame, issue 11 §5); both come to the same final value.
         let start = try #require(try b.evaluate(Self.ruler) as? Double)
         var t = Date().timeIntervalSince1970
-        let y = try css(a, 0, 214).y
+        let y = try a.css(0, 214).y
         try a.mouse("mousePressed", x: 300, y: y, timestamp: t)
         for i in 1...20 { try a.mouse("mouseMoved", x: 300 - 5 * Double(i), y: y, timestamp: t + 0.016 * Double(i)) }
         try b.waitFor("\(Self.pixel(1, 214)) === '\(colorA)'", timeout: 5)
@@ -169,7 +158,7 @@ import Testing
 
         // A hovers (no button) over empty background: B draws A's dot there (a disc in A's colour
         // ringed in white); A paints the same frames but skips its own dot.
-        let p = try css(a, Self.spot.x, Self.spot.y)
+        let p = try a.css(Self.spot.x, Self.spot.y)
         t = max(t + 0.5, Date().timeIntervalSince1970)
         try a.mouse("mouseMoved", x: p.x, y: p.y, timestamp: t)
         try b.waitFor("\(Self.pixel(Self.spot.x, Self.spot.y)) === '\(colorA)'", timeout: 5)
@@ -217,7 +206,7 @@ import Testing
         // 40 moves as fast as they can be sent, then still: each hover ≥ 33 ms after the one before,
         // and the last one sent (after the gap) is where the mouse stopped.
         for i in 0..<40 {
-            let p = try css(a, 60 + Double(i) * 4, 400)
+            let p = try a.css(60 + Double(i) * 4, 400)
             try a.mouse("mouseMoved", x: p.x, y: p.y)
         }
         let hovers = "presenceObserved.sent.filter(s => s.m.type === 'hover')"

@@ -52,21 +52,10 @@ import Testing
         return b
     }
 
-    /// CSS px of scene point (`x`, `y`).
-    func css(_ b: Chromium, _ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
-        let r = try #require(
-            b.evaluate(
-                """
-                (() => { const r = document.getElementById('canvas').getBoundingClientRect();
-                  return [r.left, r.top, r.width / 390]; })()
-                """) as? [Double])
-        return (r[0] + x * r[2], r[1] + y * r[2])
-    }
-
     /// A click on button `id`'s centre: press and release 50 ms apart, without moving.
     func click(_ b: Chromium, _ id: String, t: inout Double) throws {
         let c = Self.centre(id)
-        let p = try css(b, c.x, c.y)
+        let p = try b.css(c.x, c.y)
         t = max(t, Date().timeIntervalSince1970)
         try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
         try b.mouse("mouseReleased", x: p.x, y: p.y, timestamp: t + 0.05)
@@ -197,7 +186,7 @@ import Testing
         let b = try open(server, room: "hold")
         defer { b.close() }
         let c = Self.centre("rollerPlus1")
-        let p = try css(b, c.x, c.y)
+        let p = try b.css(c.x, c.y)
         var t = Date().timeIntervalSince1970
         try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
         try b.waitFor("\(Self.button("rollerPlus1")).getAttribute('aria-valuetext') === 'pressed'", timeout: 5)
@@ -208,14 +197,14 @@ import Testing
         #expect(try values(b) == [], "a press alone does nothing")
 
         // Off the button (into the space below the row, then outside the canvas): not pressed.
-        let below = try css(b, c.x, 190)
+        let below = try b.css(c.x, 190)
         for i in 1...5 {
             t += 0.016
             try b.mouse("mouseMoved", x: p.x, y: p.y + (below.y - p.y) * Double(i) / 5, timestamp: t)
         }
         try b.waitFor("\(Self.button("rollerPlus1")).getAttribute('aria-valuetext') === null", timeout: 5)
         try b.waitFor("\(Self.fill("rollerPlus1")) === '\(Self.surface)'", timeout: 5)
-        let outside = try css(b, c.x, 260)
+        let outside = try b.css(c.x, 260)
         t += 0.016
         try b.mouse("mouseMoved", x: outside.x, y: outside.y, timestamp: t)
         t += 0.05

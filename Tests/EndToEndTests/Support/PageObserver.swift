@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Test-side observers installed in the page before its own scripts run, without changing what
 /// the page does: they only listen, and pass every call through.
@@ -73,4 +74,17 @@ extension Chromium {
 
     /// The texts the live region was given, in order.
     func spoken() throws -> [String] { try evaluate("spoken") as? [String] ?? [] }
+}
+
+extension Chromium {
+    /// CSS px of scene point (`x`, `y`) on the page's canvas (scenes 390 pt wide).
+    func css(_ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
+        let r = try #require(
+            evaluate(
+                """
+                (() => { const r = document.getElementById('canvas').getBoundingClientRect();
+                  return [r.left, r.top, r.width / 390]; })()
+                """) as? [Double])
+        return (r[0] + x * r[2], r[1] + y * r[2])
+    }
 }
