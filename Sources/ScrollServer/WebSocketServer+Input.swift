@@ -64,7 +64,7 @@ extension WebSocketServer {
                 }
             }
             traces?.record(named, client: client.name, room: room.name, roomTime: room.sceneTime(now))
-            if let t = message.newestInputTime { client.outbound.noteApplied(t: t) }
+            if let t = message.inputTimes?.last { client.outbound.noteApplied(t: t) }
             publish(room.apply(inputs, now: now), in: room)
         }
     }

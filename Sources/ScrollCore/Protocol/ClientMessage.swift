@@ -68,19 +68,23 @@ public enum ClientMessageLimits {
 extension ClientMessage {
     public static func isValidRoom(_ room: String) -> Bool { FieldRule.identifier.validate(room) != nil }
 
-    /// The message with an absent widget replaced by `focus` (the scene's default focus), so
-    /// a recorded line says where its input went.
-    /// The client timestamp (ms) of the newest input in the message: what `applied` echoes.
-    public var newestInputTime: Double? {
+    /// The client timestamps (ms) of the message's first and last input (several for coalesced
+    /// pointer samples); nil when it carries no input. A trace is anchored on the first; `applied`
+    /// echoes the last.
+    public var inputTimes: (first: Double, last: Double)? {
         switch self {
-        case .pointer(let p): return p.samples.last?.t
-        case .wheel(let w): return w.t
-        case .key(_, _, let t): return t
-        case .action(let a): return a.t
+        case .pointer(let p):
+            guard let first = p.samples.first, let last = p.samples.last else { return nil }
+            return (first.t, last.t)
+        case .wheel(let w): return (w.t, w.t)
+        case .key(_, _, let t): return (t, t)
+        case .action(let a): return (a.t, a.t)
         case .hello, .ping, .hover, .preferences: return nil
         }
     }
 
+    /// The message with an absent widget replaced by `focus` (the scene's default focus), so
+    /// a recorded line says where its input went.
     public func naming(focus: String?) -> ClientMessage {
         switch self {
         case .key(let key, .none, let t): return .key(key: key, widget: focus, t: t)

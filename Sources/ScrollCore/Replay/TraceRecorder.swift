@@ -31,7 +31,7 @@ public struct TraceRecorder: Sendable {
 
     /// The lines to append for `message` from `client`, accepted at `roomTime` (s).
     public mutating func record(_ message: ClientMessage, client: String, roomTime: Double) -> [TraceEntry] {
-        guard let first = Self.firstTime(of: message) else { return [] }
+        guard let first = message.inputTimes?.first else { return [] }
         let at = arrival(roomTime)
         let offset: Double
         if let known = offsets[client] {
@@ -78,17 +78,6 @@ public struct TraceRecorder: Sendable {
         case .down: pressed.insert(key)
         case .up, .cancel: pressed.remove(key)
         case .move, .wheel, .key, .action, .leave: break
-        }
-    }
-
-    /// The client timestamp of the message's first input (nil: nothing to record).
-    private static func firstTime(of message: ClientMessage) -> Double? {
-        switch message {
-        case .pointer(let p): return p.samples.first?.t
-        case .wheel(let w): return w.t
-        case .key(_, _, let t): return t
-        case .action(let a): return a.t
-        case .hello, .ping, .hover, .preferences: return nil
         }
     }
 }
