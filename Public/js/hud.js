@@ -5,8 +5,8 @@
 //   data-hud-fps      frames painted in the last second
 //   data-hud-rtt      the newest ping → pong round trip (ms)
 //   data-hud-latency  input-to-frame latency (ms): the median of the last 15 inputs, each from
-//                     the input being sent to the arrival of the first frame after the server's
-//                     `applied` naming it (absent until there is one)
+//                     the input being sent to the arrival of the frame the server's `applied`
+//                     naming it comes right after (absent until there is one)
 //   data-hud-bps      bytes received in the last second (frames, and text as UTF-16 units)
 //   data-hud-skipped  frames skipped by "latest wins" since the page loaded: the seq gap
 //                     before each full frame that follows another frame of the same theme
@@ -34,7 +34,7 @@ export class Hud {
     this.rtt = null;
     this.latencies = [];
     this.sent = new Map(); // input t → performance.now() when sent, in sending order
-    this.appliedAt = null; // send time of the input the next frame is the first to show
+    this.lastFrameAt = null; // arrival of the latest frame (its `applied` comes right after it)
     this.skipped = 0;
     this.lastSeq = 0;
     this.awaitFull = true;
@@ -94,26 +94,25 @@ export class Hud {
     if (this.sent.size > MAX_PENDING) this.sent.delete(this.sent.keys().next().value);
   }
 
-  /** The server applied this page's input `t` (and every one sent before it). */
+  /** The server applied this page's input `t` (and every one sent before it); the frame that
+   * arrived just before this message is the first to show it. */
   applied(t) {
-    if (typeof t !== "number") return;
+    if (typeof t !== "number" || this.lastFrameAt === null) return;
     // JSON carries the number back exactly; the tolerance only guards against a rounding server.
     const same = (key) => Math.abs(key - t) <= 1e-6 * Math.max(1, Math.abs(t));
     if (![...this.sent.keys()].some(same)) return;
     for (const [key, at] of this.sent) {
       this.sent.delete(key);
-      if (same(key)) { this.appliedAt = at; return; }
+      if (!same(key)) continue;
+      this.latencies.push(this.lastFrameAt - at);
+      if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift();
+      return;
     }
   }
 
   /** A binary frame arrived (before it is painted). */
   frame(buffer) {
-    const now = performance.now();
-    if (this.appliedAt !== null) {
-      this.latencies.push(now - this.appliedAt);
-      if (this.latencies.length > LATENCY_SAMPLES) this.latencies.shift();
-      this.appliedAt = null;
-    }
+    this.lastFrameAt = performance.now();
     if (buffer.byteLength < 8) return;
     const view = new DataView(buffer);
     const delta = (view.getUint8(2) & 1) !== 0;
@@ -130,7 +129,7 @@ export class Hud {
   }
 
   /** The frame seq starts again (reconnected, or another theme or motion preference). */
-  restartSeq() { this.awaitFull = true; this.appliedAt = null; }
+  restartSeq() { this.awaitFull = true; }
 
   painted() { this.paints.push(performance.now()); trim(this.paints, (at) => at); }
 

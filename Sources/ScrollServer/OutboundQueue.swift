@@ -23,12 +23,11 @@ package struct OutboundQueue {
     private var control: [SharedPayload] = []
     /// Only the newest pong matters (round-trip measurement).
     private var pong: SharedPayload?
-    /// The newest applied input's echo, held until a frame is about to go (latest only).
+    /// The newest applied input's echo, held until a frame goes (latest only).
     private var applied: SharedPayload?
-    /// The frame picked when the echo went: it follows the echo even if the room renders a newer
-    /// one meanwhile (a tick), so that frame is not rendered for no one and the client's next
-    /// frame is still a delta.
-    private var afterApplied: SharedFrame?
+    /// The echo of the input the frame just written is the first to show: written next, so the
+    /// frame itself waits for nothing (input-to-frame is then the echo's round trip plus drawing).
+    private var echoOfSentFrame: SharedPayload?
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
@@ -69,6 +68,8 @@ package struct OutboundQueue {
         guard closing == nil else { return false }
         control.append(payload(ServerMessage.error(error, fatal: true)))
         pong = nil
+        applied = nil
+        echoOfSentFrame = nil
         closing = (1008, error.code.rawValue)
         return true
     }
@@ -80,8 +81,8 @@ package struct OutboundQueue {
         return true
     }
 
-    /// The room applied this client's input with client time `t` (ms): echoed right before
-    /// the next frame it gets, which is the first that can show it.
+    /// The room applied this client's input with client time `t` (ms): echoed right after the
+    /// next frame it gets, which is the first that can show it.
     @discardableResult
     package mutating func noteApplied(t: Double) -> Bool {
         guard closing == nil else { return false }
@@ -91,10 +92,7 @@ package struct OutboundQueue {
 
     /// The client's theme changed: its next frame is a full one (its frame numbers were another
     /// theme's), and nothing of the old theme is continued.
-    package mutating func restartFrames() {
-        frameSeq = 0
-        afterApplied = nil
-    }
+    package mutating func restartFrames() { frameSeq = 0 }
 
     /// Past `maxQueuedEvents` the client has stopped reading: everything queued goes,
     /// and it is told why and closed.
@@ -112,10 +110,15 @@ package struct OutboundQueue {
 
     // MARK: output
 
-    /// The first of: control, pong, close, events, semantics, presence, then the latest frame
-    /// (preceded by the applied echo when one is pending).
+    /// The first of: the echo of the frame just sent, control, pong, close, events, semantics,
+    /// presence, the latest frame.
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
+        // Straight after its frame: the page times the frame it has just received.
+        if let echo = echoOfSentFrame {
+            echoOfSentFrame = nil
+            return .write(echo, .text)
+        }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {
             self.pong = nil
@@ -136,36 +139,27 @@ package struct OutboundQueue {
             presenceSent = room.presenceVersion
             return .write(room.presenceMessage, .text)
         }
-        let pinned = afterApplied
-        let frame = pinned ?? room.frame(theme: theme)
-        afterApplied = nil
+        let frame = room.frame(theme: theme)
         guard frame.seq != frameSeq else { return .nothing }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
-        let sends = !continuous || frame.changed
-        // The echo first, then this frame at the next writable. A newer input's echo waits for
-        // the frame after the pinned one: the pinned frame was drawn before that input.
-        if pinned == nil, sends, let applied {
-            self.applied = nil
-            afterApplied = frame
-            return .write(applied, .text)
-        }
         frameSeq = frame.seq
-        if !continuous { return .write(frame.full, .binary) }
-        guard frame.changed else {
-            // Drawn after the input and identical to the last: it changed nothing to see, so
-            // there is no frame to time it by.
-            applied = nil
+        // Drawn after the pending input (the room draws on demand), so it is the first to show it.
+        let echo = applied
+        applied = nil
+        guard !continuous || frame.changed else {
+            // Identical to the last: the input changed nothing to see; no frame to time it by.
             return .nothing
         }
-        return .write(frame.delta, .binary)
+        echoOfSentFrame = echo
+        return .write(continuous ? frame.delta : frame.full, .binary)
     }
 
     package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {
-        if !control.isEmpty || pong != nil || closing != nil { return true }
+        if echoOfSentFrame != nil || !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
         return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion
-            || afterApplied != nil || room.frame(theme: theme).seq != frameSeq
+            || room.frame(theme: theme).seq != frameSeq
     }
 
     private mutating func payload(_ text: String) -> SharedPayload {

@@ -1,5 +1,5 @@
-/// Input-to-frame against echo on one connection, interleaved: a pointer move, the frame
-/// that follows the `applied` echo of its `t`, then a ping and its pong, then the next move.
+/// Input-to-frame against echo on one connection, interleaved: a pointer move, the frame that
+/// the `applied` echo of its `t` comes right after, then a ping and its pong, then the next move.
 /// One thing is in flight at a time, so neither measurement queues behind the other.
 struct LatencyProbe {
     enum State: Equatable {
@@ -7,7 +7,6 @@ struct LatencyProbe {
         case ready
         case moveQueued
         case awaitingApplied(t: Double)
-        case awaitingFrame(t: Double)
         case pingQueued
         case awaitingPong(t: Double)
     }
@@ -23,6 +22,8 @@ struct LatencyProbe {
     private(set) var lost = 0
     private var lastMove = -Double.infinity
     private var since = 0.0
+    /// When the latest frame arrived (ms): the echo that follows it names the input it shows.
+    private var lastFrame = -Double.infinity
 
     /// The drag's x for the next move: a triangle wave, so every move changes the frame.
     private var step = 0
@@ -49,14 +50,14 @@ struct LatencyProbe {
         state = .awaitingApplied(t: t)
     }
 
-    mutating func applied(t: Double) {
-        if case .awaitingApplied(let sent) = state, sent == t { state = .awaitingFrame(t: t) }
-    }
+    /// A frame arrived at `now` (ms).
+    mutating func frame(now: Double) { lastFrame = now }
 
-    /// A frame arrived at `now`; true when it was the one timed (queue the ping next).
-    mutating func frame(now: Double) -> Bool {
-        guard case .awaitingFrame(let t) = state else { return false }
-        inputToFrame.append(now - t)
+    /// The echo of `t` arrived, right after the frame that shows it; true when that was the move
+    /// being timed (queue the ping next).
+    mutating func applied(t: Double) -> Bool {
+        guard case .awaitingApplied(let sent) = state, sent == t, lastFrame >= sent else { return false }
+        inputToFrame.append(lastFrame - t)
         state = .pingQueued
         return true
     }

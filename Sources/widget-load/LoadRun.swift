@@ -237,7 +237,7 @@ final class LoadRun: ClientSocketsDelegate {
             let room = index % options.rooms
             roomNewest[room] = max(roomNewest[room], header.seq)
         }
-        if index == 0, probe.frame(now: lastByte * 1000) { send(0, .ping) }
+        if index == 0 { probe.frame(now: lastByte * 1000) }
     }
 
     private func text(_ index: Int, _ bytes: [UInt8]) {
@@ -248,7 +248,7 @@ final class LoadRun: ClientSocketsDelegate {
         case "welcome":
             peers[index].joined = true
         case "applied" where index == 0:
-            if let t = message.t { probe.applied(t: t) }
+            if let t = message.t, probe.applied(t: t) { send(0, .ping) }
         case "pong" where index == 0:
             if let t = message.t { probe.pong(t: t, now: lastByte * 1000) }
         case "error":

@@ -42,7 +42,7 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == ["semantics v2", "presence v4"])
     }
 
-    @Test("the applied echo goes just before the next frame sent, the newest only; it waits while no frame goes")
+    @Test("the applied echo goes just after the next frame sent, the newest only; it waits while no frame goes")
     func appliedEcho() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
@@ -51,10 +51,22 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == [])
         q.noteApplied(t: 12.5)
         room.show(seq: 3)
-        #expect(drain(&q, room: room) == [#"{"type":"applied","t":12.5}"#, "bin:full#3"])
+        #expect(drain(&q, room: room) == ["bin:full#3", #"{"type":"applied","t":12.5}"#])
         q.noteApplied(t: 20)
         room.show(seq: 4)
-        #expect(drain(&q, room: room) == [#"{"type":"applied","t":20}"#, "bin:delta#4"])
+        #expect(drain(&q, room: room) == ["bin:delta#4", #"{"type":"applied","t":20}"#])
+    }
+
+    @Test("the echo comes straight after its frame, before anything queued meanwhile")
+    func echoFollowsItsFrame() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.noteApplied(t: 30)
+        room.show(seq: 2)
+        #expect(describe(q.next(from: room, theme: .light)) == "bin:delta#2")
+        q.enqueueControl("error x")
+        q.enqueue(batch("A"))
+        #expect(drain(&q, room: room) == [#"{"type":"applied","t":30}"#, "error x", "events A"])
     }
 
     @Test("an input that changed nothing to see gets no echo: the frame drawn after it is the same as the last")
@@ -70,29 +82,20 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == ["bin:delta#3"])
     }
 
-    @Test("the frame picked with the echo follows it even when a newer one is rendered in between; then a delta")
-    func appliedFrameIsKept() {
-        let room = FakeRoom(seq: 1)
-        var q = caughtUp(room)
-        q.noteApplied(t: 30)
-        room.show(seq: 2)
-        #expect(describe(q.next(from: room, theme: .light)) == #"{"type":"applied","t":30}"#)
-        // A tick renders frame 3 before the next writable callback.
-        room.show(seq: 3)
-        #expect(drain(&q, room: room) == ["bin:delta#2", "bin:delta#3"])
-    }
-
-    @Test("an input applied between an echo and its frame is echoed after that frame, before the next one")
-    func newerInputAfterEcho() {
+    @Test("an input applied after a frame went is echoed after the next frame, not the one already sent")
+    func newerInputAfterFrame() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
         q.noteApplied(t: 100)
         room.show(seq: 2)
-        #expect(describe(q.next(from: room, theme: .light)) == #"{"type":"applied","t":100}"#)
-        // Input t = 116 lands and a tick draws frame 3, which shows it; frame 2 did not.
+        #expect(describe(q.next(from: room, theme: .light)) == "bin:delta#2")
+        // Input t = 116 lands before the echo of 100 is written: frame 2 did not show it.
         q.noteApplied(t: 116)
         room.show(seq: 3)
-        #expect(drain(&q, room: room) == ["bin:delta#2", #"{"type":"applied","t":116}"#, "bin:delta#3"])
+        #expect(
+            drain(&q, room: room) == [
+                #"{"type":"applied","t":100}"#, "bin:delta#3", #"{"type":"applied","t":116}"#,
+            ])
     }
 
     @Test("a theme change restarts the frames: the next one is full, in the new theme")

@@ -24,7 +24,7 @@ public enum ServerMessage {
     }
 
     /// The newest input of this client's that the room has applied (its own `t`, ms): sent
-    /// just before the first frame drawn after it, so the page can time input to frame.
+    /// straight after the first frame drawn after it, so the page can time input to frame.
     public static func applied(t: Double) -> String {
         JSONValue.object([("type", "applied"), ("t", .number(t))]).serialized
     }
