@@ -28,6 +28,8 @@ package struct OutboundQueue {
     /// The echo of the input the frame just written is the first to show: written next, so the
     /// frame itself waits for nothing (input-to-frame is then the echo's round trip plus drawing).
     private var echoOfSentFrame: SharedPayload?
+    /// Whether the last message written was a frame (frames and the rest take turns).
+    private var lastWasFrame = false
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
@@ -111,7 +113,8 @@ package struct OutboundQueue {
     // MARK: output
 
     /// The first of: the echo of the frame just sent, control, pong, close, events, semantics,
-    /// presence, the latest frame.
+    /// presence, the latest frame — except that, after its first frame, a due frame goes before
+    /// the events, semantics and presence whenever the last message was not a frame.
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
@@ -126,6 +129,11 @@ package struct OutboundQueue {
         }
         if let closing { return .close(code: closing.code, reason: closing.reason) }
         guard let room else { return .nothing }
+        // After its first frame, a client's frames are not starved by events, semantics and
+        // presence (a busy room makes some every tick; one is written per callback): when both
+        // wait, they take turns. Its first frame follows its semantics and presence.
+        if frameSeq != 0, !lastWasFrame, let frame = nextFrame(from: room, theme: theme) { return frame }
+        lastWasFrame = false
         if !events.isEmpty {
             let batch = events.removeFirst()
             queuedEvents -= batch.count
@@ -139,19 +147,24 @@ package struct OutboundQueue {
             presenceSent = room.presenceVersion
             return .write(room.presenceMessage, .text)
         }
+        return nextFrame(from: room, theme: theme) ?? .nothing
+    }
+
+    /// The latest frame if one is due (nil: none, or the due one looks like the last and counts
+    /// as received without being sent).
+    private mutating func nextFrame(from room: any RoomFeed, theme: Theme) -> OutboundAction? {
         let frame = room.frame(theme: theme)
-        guard frame.seq != frameSeq else { return .nothing }
+        guard frame.seq != frameSeq else { return nil }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
         frameSeq = frame.seq
         // Drawn after the pending input (the room draws on demand), so it is the first to show it.
         let echo = applied
         applied = nil
-        guard !continuous || frame.changed else {
-            // Identical to the last: the input changed nothing to see; no frame to time it by.
-            return .nothing
-        }
+        // Identical to the last: the input changed nothing to see; no frame to time it by.
+        guard !continuous || frame.changed else { return nil }
         echoOfSentFrame = echo
+        lastWasFrame = true
         return .write(continuous ? frame.delta : frame.full, .binary)
     }
 

@@ -16,6 +16,9 @@ package final class Room: RoomFeed {
     private var changeCount = 0
     private var frames: [CachedFrame] = []
     package private(set) var semanticsVersion = 1
+    /// Scene time semantics were last compared; while the scene moves, at most every `semanticsInterval`.
+    private var semanticsCheckedAt = -Double.infinity
+    static let semanticsInterval = 0.25
     package private(set) var semantics: SharedPayload
     private var lastSemantics: [Semantics]
     /// Who is here, their colours and pointers: drawn as the topmost layer.
@@ -75,15 +78,17 @@ package final class Room: RoomFeed {
         let t = sceneTime(now)
         lastActivity = now
         for input in inputs { scene.apply(input, at: t) }
-        changed()
-        return scene.takeEvents()
+        let events = scene.takeEvents()
+        changed(at: t, settling: events.contains(where: \.settles))
+        return events
     }
 
     package func advance(now: Double) -> [SceneEvent] {
         dotsMoved = false
         scene.advance(to: sceneTime(now))
-        changed()
-        return scene.takeEvents()
+        let events = scene.takeEvents()
+        changed(at: sceneTime(now), settling: events.contains(where: \.settles))
+        return events
     }
 
     /// The latest frame for `theme`, rendered now if anything changed since the last one.
@@ -119,12 +124,28 @@ package final class Room: RoomFeed {
         changeCount &+= 1
     }
 
-    private func changed() {
+    private func changed(at time: Double, settling: Bool) {
         changeCount &+= 1
+        // While anything moves, what screen readers see is refreshed 4 times a second, not every
+        // frame (each message is every widget's semantics, sent to every client); at rest, and
+        // when a value settles or an item comes or goes, at once.
+        guard settling || !scene.isAnimating || time - semanticsCheckedAt >= Self.semanticsInterval else { return }
+        semanticsCheckedAt = time
         let now = scene.semantics
         guard now != lastSemantics else { return }
         lastSemantics = now
         semantics = SharedPayload(text: ServerMessage.semantics(now), headroom: headroom)
         semanticsVersion += 1
+    }
+}
+
+extension SceneEvent {
+    /// A value came to rest or the carousel's items or selection changed: semantics follow at once.
+    var settles: Bool {
+        switch kind {
+        case .value(_, _, let final): final
+        case .selected, .added, .deleted, .announcement: true
+        case .moved, .haptic: false
+        }
     }
 }

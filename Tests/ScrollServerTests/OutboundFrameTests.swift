@@ -98,6 +98,26 @@ struct OutboundFrameTests {
             ])
     }
 
+    @Test("after its first frame, frames take turns with events and semantics: a busy room never starves them")
+    func framesTakeTurns() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        q.enqueue(batch("A"))
+        q.enqueue(batch("B"))
+        room.changeSemantics()
+        room.show(seq: 2)
+        #expect(drain(&q, room: room) == ["events A", "bin:delta#2", "events B", "semantics v2"])
+        // One write per tick, and every tick brings an events batch and a frame: still a frame
+        // every other write, never only events.
+        var frames = 0
+        for tick in 3...40 {
+            q.enqueue(batch("\(tick)"))
+            room.show(seq: UInt32(tick))
+            if case .write(_, .binary) = q.next(from: room, theme: .light) { frames += 1 }
+        }
+        #expect(frames >= 19, "frames written in 38 single-write ticks: \(frames)")
+    }
+
     @Test("a theme change restarts the frames: the next one is full, in the new theme")
     func themeChange() {
         let room = FakeRoom(seq: 5)

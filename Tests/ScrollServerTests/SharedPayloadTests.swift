@@ -76,10 +76,15 @@ struct SharedPayloadTests {
         let moved = room.frame(theme: .light)
         #expect(moved.seq == 2 && moved.changed && moved.full !== first.full)
         #expect(moved.delta.bytes[2] & FrameFormat.flagDelta != 0)
-        #expect(room.semanticsVersion > 1, "the ruler's value changed")
+        // The ruler's value changed while the readout rolls: semantics wait (at most 0.25 s
+        // apart while anything moves) …
+        #expect(room.semanticsVersion == 1)
 
         _ = room.apply([], now: 0.2)
         let same = room.frame(theme: .light)
         #expect(same.seq == 3 && !same.changed)
+        // … and follow 0.25 s after they were last compared (at the down, t = 0).
+        _ = room.apply([], now: 0.25)
+        #expect(room.semanticsVersion == 2)
     }
 }
