@@ -8,7 +8,8 @@ const ALIGN = ["left", "center", "right"];
 const BASELINE = ["top", "middle", "alphabetic"];
 const FONT = '"DejaVu Sans", system-ui, sans-serif';
 
-/** Layers by id, in z-order; a delta frame only carries the layers that changed. */
+/** Layers by id, in z-order, each `{bytes, dx, dy}` (its ops and the offset its scroll ops
+ *  translate by); a delta frame only carries the layers that changed. */
 export class LayerStore {
   constructor() { this.order = []; this.layers = new Map(); this.seq = 0; }
 
@@ -29,14 +30,22 @@ export class LayerStore {
       const id = view.getUint16(o, true);
       const kind = view.getUint8(o + 2);
       o += 3;
-      if (kind === 1) {
+      if (kind === 1) { // keep: same ops, same offset
         if (!this.layers.has(id)) return false;
         next.set(id, this.layers.get(id));
-      } else {
-        const n = view.getUint32(o, true);
-        o += 4;
-        next.set(id, new Uint8Array(buffer, o, n));
+      } else if (kind === 2) { // move: same ops, new offset
+        if (!this.layers.has(id)) return false;
+        const dx = view.getFloat32(o, true), dy = view.getFloat32(o + 4, true);
+        o += 8;
+        next.set(id, { bytes: this.layers.get(id).bytes, dx, dy });
+      } else if (kind === 0) {
+        const dx = view.getFloat32(o, true), dy = view.getFloat32(o + 4, true);
+        const n = view.getUint32(o + 8, true);
+        o += 12;
+        next.set(id, { bytes: new Uint8Array(buffer, o, n), dx, dy });
         o += n;
+      } else {
+        return false;
       }
       order.push(id);
     }
@@ -73,9 +82,10 @@ export function paint(ctx, store, scale, dpr, viewer = null) {
  *  assignment is dropped, so the run's operands are still read (and skipped) exactly once. */
 const NOWHERE = new Proxy({}, { get: () => () => {}, set: () => true });
 
-/** Paints one layer's ops, counting its unmatched saves in `open.saves`. `own` is the viewer's
- *  client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
-function paintOps(canvas, bytes, open, own) {
+/** Paints one layer (`{bytes, dx, dy}`), counting its unmatched saves in `open.saves`. `own` is
+ *  the viewer's client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
+function paintOps(canvas, layer, open, own) {
+  const { bytes, dx, dy } = layer;
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let ctx = canvas; // NOWHERE inside the viewer's own run
   const f = (at) => v.getFloat32(at, true);
@@ -126,6 +136,7 @@ function paintOps(canvas, bytes, open, own) {
         ctx = own !== null && n > 0 && sameBytes(bytes, o, n, own) ? NOWHERE : canvas;
         o += n; break;
       }
+      case 0x10: ctx.translate(dx, dy); break; // scroll: by the layer's offset
       default: return; // unknown op: stop this layer rather than misread the rest
     }
   }

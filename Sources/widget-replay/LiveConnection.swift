@@ -13,7 +13,7 @@ final class LiveConnection {
     private(set) var sceneSize = Size(width: 0, height: 0)
     private(set) var semantics: [Semantics]?
     private var layerOrder: [UInt16] = []
-    private var layerBytes: [UInt16: [UInt8]] = [:]
+    private var layerBytes: [UInt16: (ops: [UInt8], offset: Point)] = [:]
 
     init(url: String, room: String, scene: String, theme: Theme, client: String) throws {
         self.client = client
@@ -32,8 +32,8 @@ final class LiveConnection {
     }
 
     /// The latest frame's layers, in z-order.
-    var layers: [(id: UInt16, ops: [UInt8])] {
-        layerOrder.compactMap { id in layerBytes[id].map { (id, $0) } }
+    var layers: [(id: UInt16, ops: [UInt8], offset: Point)] {
+        layerOrder.compactMap { id in layerBytes[id].map { (id, $0.ops, $0.offset) } }
     }
 
     /// Sends the line's message (a `leave` line is no message: the caller closes instead).
@@ -86,8 +86,12 @@ final class LiveConnection {
         switch message {
         case .binary(let bytes):
             guard let frame = try? DecodedFrame(bytes) else { return }
-            var next: [UInt16: [UInt8]] = [:]
-            for (id, ops) in frame.layers { next[id] = ops ?? layerBytes[id] ?? [] }
+            var next: [UInt16: (ops: [UInt8], offset: Point)] = [:]
+            for layer in frame.layers {
+                // Keep: the ops and offset held; move: the ops held at a new offset.
+                let held = layerBytes[layer.id]
+                next[layer.id] = (layer.ops ?? held?.ops ?? [], layer.offset ?? held?.offset ?? .zero)
+            }
             layerOrder = frame.layers.map(\.id)
             layerBytes = next
         case .text(let text):

@@ -17,14 +17,14 @@ struct LiveReplay {
         /// `{"<id>": {"value", "text"}}` from the latest semantics seen.
         var widgets: JSONValue
         /// The latest frame's layers (first connection), for `--svg`.
-        var layers: [(id: UInt16, ops: [UInt8])]
+        var layers: [(id: UInt16, ops: [UInt8], offset: Point)]
         var size: Size
 
         func svg() throws -> String {
             do {
                 return SVGRenderer.render(
                     ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
-                    ids: layers.map(\.id), size: size)
+                    ids: layers.map(\.id), offsets: layers.map(\.offset), size: size)
             } catch {
                 throw Failure.io("the server's last frame does not decode: \(error)")
             }

@@ -20,13 +20,14 @@ import Testing
         l.fillRoundRect(Rect(x: 0, y: 0, width: 4, height: 4), radius: 1)
         l.fillCircle(center: Point(x: 1, y: 1), radius: 2)
         l.fillPolygon([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 0, y: 1)])
+        l.save(); l.scroll(); l.line(4, 0, 4, 5); l.restore()
         l.restore()
         l.save()  // left open on purpose
         return l
     }
 
-    /// The canvas calls each op stands for, from the Swift decoder.
-    static func expectedCalls(_ ops: [DecodedOp]) -> [String] {
+    /// The canvas calls each op stands for, from the Swift decoder; `offset` is the layer's.
+    static func expectedCalls(_ ops: [DecodedOp], offset: Point) -> [String] {
         func n(_ v: Double) -> String { JSONValue.format(v) }
         func rgba(_ c: Color) -> String { "rgba(\(c.r),\(c.g),\(c.b),\(n(Double(c.a) / 255)))" }
         let align = ["left", "center", "right"], baseline = ["top", "middle", "alphabetic"]
@@ -60,18 +61,25 @@ import Testing
                     "font=\(w == .bold ? "bold " : "")\(n(size))px \(font)", "fillText(\(s),\(n(x)),\(n(y)))",
                 ]
             case .owner: return []  // no call: it decides whether what follows is painted
+            case .scroll: return ["translate(\(n(offset.x)),\(n(offset.y)))"]
             }
         }
     }
 
-    @Test("every display-list op is painted as the Swift side wrote it; open saves are closed")
+    @Test(
+        "every display-list op is painted as the Swift side wrote it; open saves are closed; a moved layer scrolls by its new offset"
+    )
     func painterMatchesEncoder() throws {
         var encoder = FrameEncoder()
         let list = Self.layer()
-        let frame = encoder.encode([Layer(id: 7, list: list)], time: 1)
+        let first = encoder.encode([Layer(id: 7, list: list, offset: Point(x: -37.5, y: 0.25))], time: 1)
+        let moved = Point(x: -12.25, y: 3)
+        let second = encoder.encode([Layer(id: 7, list: list, offset: moved)], time: 2)
+        // The second frame's delta is a move: the same ops, a new offset, no ops resent.
+        #expect(second.delta.count == FrameFormat.headerSize + 11 && second.delta[FrameFormat.headerSize + 2] == 2)
         let expected =
             ["setTransform(1,0,0,1,0,0)", "clearRect(0,0,10,10)", "setTransform(1,0,0,1,0,0)", "save()"]
-            + Self.expectedCalls(try DisplayListDecoder.decode(list.bytes))
+            + Self.expectedCalls(try DisplayListDecoder.decode(list.bytes), offset: moved)
             + ["restore()", "restore()"]
 
         let server = try ServerProcess()
@@ -88,9 +96,10 @@ import Testing
                     get: (t, k) => k === 'canvas' ? t.canvas : (...a) => { log.push(`${String(k)}(${a.join(',')})`); },
                     set: (t, k, v) => { log.push(`${String(k)}=${v}`); return true; },
                   });
-                  const bytes = Uint8Array.from(atob('\(Data(frame.full).base64EncodedString())'), (c) => c.charCodeAt(0));
+                  const decode = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
                   const store = new m.LayerStore();
-                  if (!store.apply(bytes.buffer)) return ['frame rejected'];
+                  if (!store.apply(decode('\(Data(first.full).base64EncodedString())'))) return ['frame rejected'];
+                  if (!store.apply(decode('\(Data(second.delta).base64EncodedString())'))) return ['move rejected'];
                   m.paint(ctx, store, 1, 1);
                   return log;
                 })()

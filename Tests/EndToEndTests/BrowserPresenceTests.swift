@@ -367,7 +367,8 @@ import Testing
                   const owner = (id) => ops.push(0x0F, id.length, ...new TextEncoder().encode(id));
                   rect(1); owner('c1'); ops.push(0x01); rect(2); ops.push(0x02); owner('c12'); rect(3); owner('');
                   rect(4); owner('c1'); rect(5);
-                  const head = [0x46, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0];
+                  // Header, then layer 5 of kind 0 at offset (0, 0).
+                  const head = [0x46, 3, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 5, 0, 0, ...f32(0), ...f32(0)];
                   const len = [ops.length & 255, ops.length >> 8, 0, 0];
                   const bytes = Uint8Array.from([...head, ...len, ...ops]);
                   const store = new m.LayerStore();

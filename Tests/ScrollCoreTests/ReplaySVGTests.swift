@@ -27,12 +27,14 @@ import Testing
         let svg = try SVGRenderer.render(DemoScene.make(), theme: .light)
         try expectSnapshot(svg, "initial-light.svg")
         for label in [">72<", ">73<", ">71<", ">74<", ">kg<", ">.<"] { #expect(svg.contains(label), "\(label)") }
-        // 72.5 sits under the centre (x = 195): tick j = 0 of block 73, whose major tick is 50 pt right.
+        // 72.5 sits under the centre (x = 195): tick j = 0 of block 73, whose major tick is 50 pt
+        // right. The ticks are drawn for the anchor 7200 (offset 7250 − 50) and slid by −50.
+        #expect(svg.contains(#"<g transform="translate(-50,0)">"#))
         #expect(
             svg.contains(
-                ##"<text x="245" y="214" font-family="DejaVu Sans" font-size="17" text-anchor="middle" dominant-baseline="text-before-edge" fill="#1c1c1e">73</text>"##
+                ##"<text x="295" y="214" font-family="DejaVu Sans" font-size="17" text-anchor="middle" dominant-baseline="text-before-edge" fill="#1c1c1e">73</text>"##
             ))
-        #expect(svg.contains(#"<text x="145" y="214""#) && svg.contains(">72</text>"))
+        #expect(svg.contains(#"<text x="195" y="214""#) && svg.contains(">72</text>"))
         #expect(
             svg.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="390" height="844" viewBox="0 0 390 844">"#))
     }
@@ -44,7 +46,12 @@ import Testing
         try expectSnapshot(svg, "wrap-dark.svg")
         for label in [">998<", ">999<", ">9<", ">kg<"] { #expect(svg.contains(label), "\(label)") }
         #expect(result.scene.semantics.first { $0.id == "readout" }?.valueText == "999.0 kg")
-        #expect(svg.contains(#"<text x="195" y="214""#))  // 999.0: the major tick of 999 is centred
+        // 999.0: the major tick of 999 is centred, drawn at 195 − the layer's offset.
+        let ruler = try #require(result.scene.widget("ruler") as? WeightRuler)
+        let dx = ruler.layerOffset.x
+        // (A layer at offset zero draws no translate group.)
+        #expect(dx == 0 || svg.contains(#"<g transform="translate(\#(SVGRenderer.num(dx)),0)">"#))
+        #expect(svg.contains(#"<text x="\#(SVGRenderer.num(195 - dx))" y="214""#))
         #expect(svg.contains(##"fill="#000000""##))  // dark background
     }
 

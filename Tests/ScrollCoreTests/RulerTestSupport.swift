@@ -46,11 +46,44 @@ struct RulerDriver {
     }
 }
 
-/// Text ops of a display list: label → x.
-func labels(_ list: DisplayList) throws -> [String: Double] {
+/// Text ops of a display list drawn at `offset` (its layer's): label → screen x.
+func labels(_ list: DisplayList, offset: Point = .zero) throws -> [String: Double] {
     var out: [String: Double] = [:]
-    for op in try DisplayListDecoder.decode(list.bytes) {
-        if case let .text(s, x, _, _, _, _, _) = op { out[s] = x }
-    }
+    for item in try ScreenGeometry(list, offset: offset).texts { out[item.text] = item.x }
     return out
+}
+
+/// Where a layer's lines and texts land on screen: translate, scroll (by `offset`) and
+/// save/restore applied (the other transforms are not used by the ruler).
+struct ScreenGeometry {
+    struct Line: Hashable { var x0, y0, x1, y1, width: Double }
+    struct Text: Hashable { var text: String; var x, y: Double }
+    var lines: [Line] = []
+    var texts: [Text] = []
+    /// Ops other than the above, in screen coordinates where they have any (clip, fills).
+    var other: [String] = []
+
+    init(_ list: DisplayList, offset: Point) throws {
+        var shift = Point.zero, width = 1.0
+        var stack: [(Point, Double)] = []
+        for op in try DisplayListDecoder.decode(list.bytes) {
+            switch op {
+            case .save: stack.append((shift, width))
+            case .restore: if let top = stack.popLast() { (shift, width) = top }
+            case let .translate(dx, dy): shift = Point(x: shift.x + dx, y: shift.y + dy)
+            case .scroll: shift = Point(x: shift.x + offset.x, y: shift.y + offset.y)
+            case let .setStroke(_, w):
+                width = w
+                other.append("\(op)")
+            case .setFill, .setAlpha, .owner: other.append("\(op)")
+            case let .line(x0, y0, x1, y1):
+                lines.append(Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
+            case let .text(s, x, y, _, _, _, _): texts.append(Text(text: s, x: x + shift.x, y: y + shift.y))
+            default:
+                // Shapes: the ruler draws them (background, pointer) outside its scrolled part.
+                precondition(shift == .zero, "\(op) under a translation")
+                other.append("\(op)")
+            }
+        }
+    }
 }

@@ -16,7 +16,7 @@ import Testing
         var list = DisplayList()
         ruler.render(into: &list, theme: .light)
         // Tick j sits under the pointer, so the block's major tick (j = 5) is (5 − j)·10 pt away.
-        let x = try #require(try labels(list)["\(block)"])
+        let x = try #require(try labels(list, offset: ruler.layerOffset)["\(block)"])
         #expect(abs(x - (centre + Double(5 - j) * 10)) < 0.001)
     }
 
@@ -57,7 +57,7 @@ import Testing
         #expect(d.finalValues == [9.0])
         var list = DisplayList()
         d.ruler.render(into: &list, theme: .light)
-        let xs = try labels(list)
+        let xs = try labels(list, offset: d.ruler.layerOffset)
         #expect(xs["999"].map { abs($0 - (centre - 100)) < 0.001 } == true)
         #expect(xs["9"].map { abs($0 - centre) < 0.001 } == true)
         #expect(xs["10"].map { abs($0 - (centre + 100)) < 0.001 } == true)

@@ -1,10 +1,19 @@
-/// A decoded frame message (tests, tools). Layers marked keep have `ops == nil`.
+/// A decoded frame message (tests, tools). Layers marked keep have `ops == nil` and
+/// `offset == nil`; a move has `ops == nil` and its new offset.
 public struct DecodedFrame: Sendable {
+    public struct Layer: Sendable, Equatable {
+        public var id: UInt16
+        /// Nil: the ops the layer held (keep or move).
+        public var ops: [UInt8]?
+        /// Nil: the offset the layer held (keep).
+        public var offset: Point?
+    }
+
     public var version: UInt8
     public var isDelta: Bool
     public var seq: UInt32
     public var time: Double
-    public var layers: [(id: UInt16, ops: [UInt8]?)]
+    public var layers: [Layer]
 
     public init(_ bytes: [UInt8]) throws {
         var r = ByteReader(bytes)
@@ -18,11 +27,18 @@ public struct DecodedFrame: Sendable {
         layers = []
         for _ in 0..<count {
             let id = try r.u16()
-            if try r.u8() == FrameFormat.layerKeep {
-                layers.append((id, nil))
-            } else {
+            let at = r.offset
+            switch try r.u8() {
+            case FrameFormat.layerKeep:
+                layers.append(Layer(id: id, ops: nil, offset: nil))
+            case FrameFormat.layerMove:
+                layers.append(Layer(id: id, ops: nil, offset: Point(x: try r.f32(), y: try r.f32())))
+            case FrameFormat.layerOps:
+                let offset = Point(x: try r.f32(), y: try r.f32())
                 let n = Int(try r.u32())
-                layers.append((id, Array(try r.take(n))))
+                layers.append(Layer(id: id, ops: Array(try r.take(n)), offset: offset))
+            default:
+                throw DisplayListDecodingError(offset: at, reason: "unknown layer kind \(bytes[at])")
             }
         }
     }

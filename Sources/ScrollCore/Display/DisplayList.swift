@@ -16,6 +16,7 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case scale = 0x0D  // sx, sy
     case setAlpha = 0x0E  // alpha (0…1)
     case owner = 0x0F  // byteCount u8, UTF-8 client id (0 bytes: no owner)
+    case scroll = 0x10  // — (translate by the layer's offset)
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -42,6 +43,10 @@ public struct DisplayList: Sendable, Equatable {
     public mutating func save() { op(.save) }
     public mutating func restore() { op(.restore) }
     public mutating func translate(_ dx: Double, _ dy: Double) { op(.translate); f(dx); f(dy) }
+    /// Translates by the layer's offset (`Layer.offset`, the widget's `layerOffset`): the ops
+    /// after it, up to the matching restore or the layer's end, move with it, so a scroll that
+    /// changes only the offset resends no ops.
+    public mutating func scroll() { op(.scroll) }
     public mutating func scale(_ sx: Double, _ sy: Double) { op(.scale); f(sx); f(sy) }
     public mutating func clip(_ r: Rect) { op(.clipRect); rect(r) }
     public mutating func setFill(_ c: Color) { op(.setFill); color(c) }

@@ -16,6 +16,8 @@ public enum DecodedOp: Sendable, Equatable {
     case text(String, x: Double, y: Double, size: Double, align: TextAlign, baseline: TextBaseline, weight: FontWeight)
     /// What follows belongs to this client ("": to no one), until the next `owner`.
     case owner(String)
+    /// Translate by the layer's offset (`Layer.offset`).
+    case scroll
 }
 
 public struct DisplayListDecodingError: Error, Equatable, CustomStringConvertible {
@@ -93,6 +95,7 @@ public enum DisplayListDecoder {
             case .owner:
                 let n = Int(try r.u8())
                 ops.append(.owner(String(decoding: try r.take(n), as: UTF8.self)))
+            case .scroll: ops.append(.scroll)
             }
         }
         return ops

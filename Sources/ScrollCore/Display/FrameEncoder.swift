@@ -1,8 +1,12 @@
-/// One layer of a frame: a widget's display list under a stable id (z-order = frame order).
+/// One layer of a frame: a widget's display list under a stable id (z-order = frame order),
+/// and the offset its `scroll` ops translate by.
 public struct Layer: Sendable, Equatable {
     public var id: UInt16
     public var list: DisplayList
-    public init(id: UInt16, list: DisplayList) { self.id = id; self.list = list }
+    public var offset: Point
+    public init(id: UInt16, list: DisplayList, offset: Point = .zero) {
+        self.id = id; self.list = list; self.offset = offset
+    }
 }
 
 /// A rendered frame, encoded twice: `full` stands alone; `delta` sends only the
@@ -13,7 +17,7 @@ public struct EncodedFrame: Sendable {
     public var seq: UInt32
     public var full: [UInt8]
     public var delta: [UInt8]
-    /// Layers whose ops differ from frame `seq − 1` (0: the frame looks the same).
+    /// Layers whose ops or offset differ from frame `seq − 1` (0: the frame looks the same).
     public var changedLayers: Int
 }
 
@@ -22,13 +26,16 @@ public enum FrameFormat {
     public static let flagDelta: UInt8 = 0x01
     public static let layerOps: UInt8 = 0
     public static let layerKeep: UInt8 = 1
+    /// The ops the layer held, at a new offset.
+    public static let layerMove: UInt8 = 2
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
 
 public struct FrameEncoder: Sendable {
     public private(set) var seq: UInt32 = 0
-    private var previous: [UInt16: [UInt8]] = [:]
+    /// Each layer's ops and offset (as sent: float32) in frame `seq`.
+    private var previous: [UInt16: (ops: [UInt8], dx: Float, dy: Float)] = [:]
 
     public init() {}
 
@@ -37,18 +44,26 @@ public struct FrameEncoder: Sendable {
         var full = header(flags: 0, time: time, count: layers.count)
         var delta = header(flags: FrameFormat.flagDelta, time: time, count: layers.count)
         var changed = 0
-        var next: [UInt16: [UInt8]] = [:]
+        var next: [UInt16: (ops: [UInt8], dx: Float, dy: Float)] = [:]
         next.reserveCapacity(layers.count)
         for layer in layers {
             let ops = layer.list.bytes
-            appendLayer(&full, id: layer.id, ops: ops)
-            if previous[layer.id] == ops {
-                append16(&delta, layer.id); delta.append(FrameFormat.layerKeep)
+            let dx = Float(layer.offset.x), dy = Float(layer.offset.y)
+            appendLayer(&full, id: layer.id, dx: dx, dy: dy, ops: ops)
+            if let old = previous[layer.id], old.ops == ops {
+                append16(&delta, layer.id)
+                if old.dx.bitPattern == dx.bitPattern && old.dy.bitPattern == dy.bitPattern {
+                    delta.append(FrameFormat.layerKeep)
+                } else {
+                    delta.append(FrameFormat.layerMove)
+                    append32(&delta, dx.bitPattern); append32(&delta, dy.bitPattern)
+                    changed += 1
+                }
             } else {
-                appendLayer(&delta, id: layer.id, ops: ops)
+                appendLayer(&delta, id: layer.id, dx: dx, dy: dy, ops: ops)
                 changed += 1
             }
-            next[layer.id] = ops
+            next[layer.id] = (ops, dx, dy)
         }
         let removed = previous.keys.filter { next[$0] == nil }.count
         previous = next
@@ -65,8 +80,9 @@ public struct FrameEncoder: Sendable {
         return b
     }
 
-    private func appendLayer(_ b: inout [UInt8], id: UInt16, ops: [UInt8]) {
+    private func appendLayer(_ b: inout [UInt8], id: UInt16, dx: Float, dy: Float, ops: [UInt8]) {
         append16(&b, id); b.append(FrameFormat.layerOps)
+        append32(&b, dx.bitPattern); append32(&b, dy.bitPattern)
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
     }
 }

@@ -11,11 +11,16 @@ public enum SVGRenderer {
     }
 
     public static func render(_ layers: [Layer], size: Size) throws -> String {
-        render(ops: try layers.map { try DisplayListDecoder.decode($0.list.bytes) }, ids: layers.map(\.id), size: size)
+        render(
+            ops: try layers.map { try DisplayListDecoder.decode($0.list.bytes) }, ids: layers.map(\.id),
+            offsets: layers.map(\.offset), size: size)
     }
 
-    /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …).
-    public static func render(ops layers: [[DecodedOp]], ids: [UInt16]? = nil, size: Size) -> String {
+    /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …) and
+    /// `offsets` are what each layer's `scroll` ops translate by (default none).
+    public static func render(
+        ops layers: [[DecodedOp]], ids: [UInt16]? = nil, offsets: [Point]? = nil, size: Size
+    ) -> String {
         var out =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(size.width))\" height=\"\(num(size.height))\""
             + " viewBox=\"0 0 \(num(size.width)) \(num(size.height))\">\n"
@@ -23,7 +28,7 @@ public enum SVGRenderer {
         for (i, ops) in layers.enumerated() {
             let id = ids.map { Int($0[i]) } ?? i
             out += "<g id=\"layer-\(id)\">\n"
-            writer.paint(ops, into: &out)
+            writer.paint(ops, offset: offsets?[i] ?? .zero, into: &out)
             out += "</g>\n"
         }
         out += "</svg>\n"
@@ -66,9 +71,12 @@ private struct SVGWriter {
     private var state = State()
     private var saved: [State] = []
     private var clipCount = 0
+    /// The layer's offset, for its `scroll` ops.
+    private var offset = Point.zero
 
     /// One layer, from the canvas's default state (the painter saves/restores around each).
-    mutating func paint(_ ops: [DecodedOp], into out: inout String) {
+    mutating func paint(_ ops: [DecodedOp], offset: Point, into out: inout String) {
+        self.offset = offset
         state = State()
         saved = []
         for op in ops { paint(op, into: &out) }
@@ -85,6 +93,11 @@ private struct SVGWriter {
             restore(into: &out)
         case let .translate(dx, dy):
             open("<g transform=\"translate(\(n(dx)),\(n(dy)))\">", into: &out)
+        case .scroll:
+            // A layer without an offset draws it as a no-op, as the painter does.
+            if offset != .zero {
+                open("<g transform=\"translate(\(n(offset.x)),\(n(offset.y)))\">", into: &out)
+            }
         case let .scale(sx, sy):
             open("<g transform=\"scale(\(n(sx)),\(n(sy)))\">", into: &out)
         case .clip(let r):

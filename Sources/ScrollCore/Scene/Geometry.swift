@@ -2,6 +2,7 @@
 public struct Point: Sendable, Equatable {
     public var x: Double, y: Double
     public init(x: Double, y: Double) { self.x = x; self.y = y }
+    public static let zero = Point(x: 0, y: 0)
 }
 
 /// A rectangle in logical scene points (origin top-left, y down, like a canvas).

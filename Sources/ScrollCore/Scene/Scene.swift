@@ -111,7 +111,8 @@ public final class Scene {
 
     /// One layer per widget (id = index + 1) over a background layer (id 0). A widget whose
     /// `drawingKey` is what it was when last drawn for this theme is not drawn again: its list
-    /// is reused (most widgets stand still while one moves).
+    /// is reused (most widgets stand still while one moves); its `layerOffset` is the layer's
+    /// offset either way.
     public func render(theme: Theme) -> [Layer] {
         var layers: [Layer] = []
         layers.reserveCapacity(widgets.count + 1)
@@ -124,13 +125,13 @@ public final class Scene {
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey
             if let key, let hit = drawings[cache]?[i], hit.key == key {
-                layers.append(Layer(id: UInt16(i + 1), list: hit.list))
+                layers.append(Layer(id: UInt16(i + 1), list: hit.list, offset: w.layerOffset))
                 continue
             }
             var list = DisplayList(reservingCapacity: 1024)
             w.render(into: &list, theme: theme)
             drawings[cache]?[i] = key.map { ($0, list) }
-            layers.append(Layer(id: UInt16(i + 1), list: list))
+            layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset))
         }
         return layers
     }

@@ -28,7 +28,6 @@ public final class WeightRuler: DialWidget, Widget {
     public var value: Double { Double(tenths) / 10 }
     public var valueText: String { Self.text(tenths: tenths) }
     public var isAnimating: Bool { dial.isMoving }
-    public var drawingKey: AnyHashable? { contentOffset }
 
     public static func text(tenths: Int) -> String { "\(tenths / 10).\(tenths % 10) kg" }
 
@@ -72,34 +71,54 @@ public final class WeightRuler: DialWidget, Widget {
 
     // MARK: drawing (seed geometry: major tick to 0.46875·H, minor to 0.3125·H, label 4 pt below)
 
+    /// The ticks are drawn once per `anchorStep` points of scroll: relative to an anchor (the
+    /// content offset rounded down to this step), covering the visible width plus the step, and
+    /// the layer's offset slides them the rest of the way. A drag or fling then resends only the
+    /// offset (a few bytes), and the ticks once per 200 pt.
+    public static let anchorStep = 200.0
+
+    /// The content offset the ticks are drawn for.
+    var anchor: Double { (contentOffset / Self.anchorStep).rounded(.down) * Self.anchorStep }
+
+    /// Tick n lies at `centre + n·spacing − contentOffset` on screen; it is drawn at
+    /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0, > −step).
+    public var layerOffset: Point { Point(x: anchor - contentOffset, y: 0) }
+    public var drawingKey: AnyHashable? { anchor }
+
     public func render(into list: inout DisplayList, theme: Theme) {
-        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, offset = contentOffset
-        let left = offset - frame.width / 2, right = offset + frame.width / 2
+        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, anchor = anchor
+        // Every offset in [anchor, anchor + step) must find its visible ticks drawn.
+        let left = anchor - frame.width / 2, right = anchor + Self.anchorStep + frame.width / 2
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)
         list.fillRect(frame)
         let first = Int(((left - 20) / spacing).rounded(.up))
         let last = Int(((right + 20) / spacing).rounded(.down))
-        func screenX(_ n: Int) -> Double { centre + Double(n) * spacing - offset }
+        // Content x (before the offset), and the range that can land inside the frame (±1).
+        func contentX(_ n: Int) -> Double { centre + Double(n) * spacing - anchor }
+        let minX = frame.minX - 1, maxX = frame.maxX + 1 + Self.anchorStep
         func isMajor(_ n: Int) -> Bool { TickScale.mod(n, Self.ticksPerBlock) == 0 }
 
+        list.save()
+        list.scroll()
         list.setStroke(theme.tick, width: 1)
         for n in first...last where !isMajor(n) {
-            let x = screenX(n)
-            if x < frame.minX - 1 || x > frame.maxX + 1 { continue }
+            let x = contentX(n)
+            if x < minX || x > maxX { continue }
             list.line(x, frame.minY, x, frame.minY + 0.3125 * h)
         }
         list.setStroke(theme.tick, width: 2)
         list.setFill(theme.text)
         for n in first...last where isMajor(n) {
-            let x = screenX(n)
+            let x = contentX(n)
             list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
             let label = Self.label(ofBlock: n / Self.ticksPerBlock)
             list.text(
                 String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
                 align: .center, baseline: .top)
         }
+        list.restore()
         // Fixed centre pointer.
         list.setFill(theme.accent)
         list.fillRect(Rect(x: centre - 1.5, y: frame.minY, width: 3, height: 0.6 * h))

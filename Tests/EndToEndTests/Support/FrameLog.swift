@@ -1,10 +1,11 @@
 import ScrollCore
 
-/// One layer as a client holds it: its id and its ops (never "keep").
+/// One layer as a client holds it: its id, its ops and its offset (never "keep" or "move").
 struct HeldLayer: Equatable, CustomStringConvertible {
     var id: UInt16
     var ops: [UInt8]
-    var description: String { "layer \(id) (\(ops.count) B)" }
+    var offset: Point = .zero
+    var description: String { "layer \(id) (\(ops.count) B at \(offset.x), \(offset.y))" }
 }
 
 /// The frames one client received, and the layers it holds after each, rebuilt from full and
@@ -68,14 +69,15 @@ struct FrameLog {
                 )
             }
             for (i, layer) in frame.layers.enumerated() {
-                next.append(HeldLayer(id: layer.id, ops: layer.ops ?? held[i].ops))
+                next.append(
+                    HeldLayer(id: layer.id, ops: layer.ops ?? held[i].ops, offset: layer.offset ?? held[i].offset))
             }
         } else {
             for layer in frame.layers {
-                guard let ops = layer.ops else {
-                    throw Violation(description: "full frame \(frame.seq) marks layer \(layer.id) keep")
+                guard let ops = layer.ops, let offset = layer.offset else {
+                    throw Violation(description: "full frame \(frame.seq) marks layer \(layer.id) keep or move")
                 }
-                next.append(HeldLayer(id: layer.id, ops: ops))
+                next.append(HeldLayer(id: layer.id, ops: ops, offset: offset))
             }
         }
         index[frame.seq] = entries.count

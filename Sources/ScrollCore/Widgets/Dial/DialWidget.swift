@@ -8,7 +8,7 @@ public class DialWidget {
     /// Where Home and End go (indices).
     let keyRange: ClosedRange<Int>
     /// Content offset under the centre as of the latest call.
-    public private(set) var contentOffset: Double
+    public internal(set) var contentOffset: Double
     /// Scene time of the latest call.
     private(set) var now = 0.0
 
