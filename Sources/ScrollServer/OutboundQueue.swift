@@ -30,6 +30,9 @@ package struct OutboundQueue {
     private var echoOfSentFrame: SharedPayload?
     /// Whether the last message written was a frame (frames and the rest take turns).
     private var lastWasFrame = false
+    /// Whether any frame was ever written: only the very first waits for semantics and presence
+    /// (a theme change restarts the frame numbers, not that).
+    private var hadFrame = false
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
     package private(set) var queuedEvents = 0
@@ -132,7 +135,7 @@ package struct OutboundQueue {
         // After its first frame, a client's frames are not starved by events, semantics and
         // presence (a busy room makes some every tick; one is written per callback): when both
         // wait, they take turns. Its first frame follows its semantics and presence.
-        if frameSeq != 0, !lastWasFrame, let frame = nextFrame(from: room, theme: theme) { return frame }
+        if hadFrame, !lastWasFrame, let frame = nextFrame(from: room, theme: theme) { return frame }
         lastWasFrame = false
         if !events.isEmpty {
             let batch = events.removeFirst()
@@ -165,6 +168,7 @@ package struct OutboundQueue {
         guard !continuous || frame.changed else { return nil }
         echoOfSentFrame = echo
         lastWasFrame = true
+        hadFrame = true
         return .write(continuous ? frame.delta : frame.full, .binary)
     }
 

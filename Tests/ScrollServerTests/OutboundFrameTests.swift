@@ -118,6 +118,17 @@ struct OutboundFrameTests {
         #expect(frames >= 19, "frames written in 38 single-write ticks: \(frames)")
     }
 
+    @Test("after a theme change, the new theme's full frame still takes its turn with queued events")
+    func themeChangeKeepsTurns() {
+        let room = FakeRoom(seq: 1)
+        room.show(seq: 7, theme: .dark)
+        var q = caughtUp(room)
+        q.restartFrames()
+        q.enqueue(batch("A"))
+        q.enqueue(batch("B"))
+        #expect(drain(&q, room: room, theme: .dark) == ["events A", "bin:full#7 dark", "events B"])
+    }
+
     @Test("a theme change restarts the frames: the next one is full, in the new theme")
     func themeChange() {
         let room = FakeRoom(seq: 5)
