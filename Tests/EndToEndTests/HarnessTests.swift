@@ -340,11 +340,20 @@ struct WebSocketClientHarnessTests {
 
 @Suite("Harness: ServerProcess with stand-in servers")
 struct ServerProcessHarnessTests {
-    /// Writes an executable shell script standing in for the server.
+    /// Writes an executable shell script standing in for the server. Opened close-on-exec: a
+    /// process another test forks meanwhile must not inherit the open file, or running the
+    /// script fails with "Text file busy" (ETXTBSY) until that process execs.
     private func stub(_ body: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("stub-server-\(UUID().uuidString).sh")
-        try ("#!/bin/sh\n" + body).write(to: url, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else {
+            throw HarnessError.launchFailed(executable: url.path, reason: "cannot create it: errno \(errno)")
+        }
+        defer { close(fd) }
+        let bytes = Array(("#!/bin/sh\n" + body).utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else {
+            throw HarnessError.launchFailed(executable: url.path, reason: "cannot write it: errno \(errno)")
+        }
         return url
     }
 
