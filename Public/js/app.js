@@ -9,7 +9,7 @@ import { PresenceBar, ROOM_PATTERN } from "./presence.js";
 import { Hud } from "./hud.js";
 import { Preferences } from "./preferences.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 const params = new URLSearchParams(location.search);
 const stage = document.getElementById("stage");

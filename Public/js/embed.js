@@ -12,7 +12,7 @@ import { attachInput } from "./input.js";
 import { ROOM_PATTERN } from "./presence.js";
 
 /** The protocol this element speaks (docs/PROTOCOL.md); the same as app.js's. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Where the module was loaded from: the default server (normally the page's own origin). */
 const MODULE_ORIGIN = new URL(import.meta.url).origin;

@@ -137,6 +137,16 @@ function paintOps(canvas, layer, open, own) {
         o += n; break;
       }
       case 0x10: ctx.translate(dx, dy); break; // scroll: by the layer's offset
+      case 0x11: { // line run: one path, one stroke, for a row of ticks
+        const x0 = f(o), y0 = f(o + 4), x1 = f(o + 8), y1 = f(o + 12), sx = f(o + 16), sy = f(o + 20);
+        const n = v.getUint16(o + 24, true), every = v.getUint8(o + 26), phase = v.getUint8(o + 27);
+        ctx.beginPath();
+        for (let i = 0; i < n; i++) {
+          if (every > 0 && i % every === phase) continue;
+          ctx.moveTo(x0 + i * sx, y0 + i * sy); ctx.lineTo(x1 + i * sx, y1 + i * sy);
+        }
+        ctx.stroke(); o += 28; break;
+      }
       default: return; // unknown op: stop this layer rather than misread the rest
     }
   }

@@ -95,28 +95,29 @@ public final class WeightRuler: DialWidget, Widget {
         list.fillRect(frame)
         let first = Int(((left - 20) / spacing).rounded(.up))
         let last = Int(((right + 20) / spacing).rounded(.down))
-        // Content x (before the offset), and the range that can land inside the frame (±1).
+        // Content x (before the offset).
         func contentX(_ n: Int) -> Double { centre + Double(n) * spacing - anchor }
-        let minX = frame.minX - 1, maxX = frame.maxX + 1 + Self.anchorStep
-        func isMajor(_ n: Int) -> Bool { TickScale.mod(n, Self.ticksPerBlock) == 0 }
+        let top = frame.minY, majorLength = 0.46875 * h
+        let firstMajor = first + TickScale.mod(-first, Self.ticksPerBlock)
 
         list.save()
         list.scroll()
+        // Two line runs, not a line per tick: the whole layer stays well under 1 KB when the
+        // anchor moves and it is resent.
         list.setStroke(theme.tick, width: 1)
-        for n in first...last where !isMajor(n) {
-            let x = contentX(n)
-            if x < minX || x > maxX { continue }
-            list.line(x, frame.minY, x, frame.minY + 0.3125 * h)
-        }
+        list.lineRun(
+            contentX(first), top, contentX(first), top + 0.3125 * h, dx: spacing, dy: 0,
+            count: last - first + 1, skipEvery: Self.ticksPerBlock, skipPhase: firstMajor - first)
         list.setStroke(theme.tick, width: 2)
+        let majors = firstMajor > last ? 0 : (last - firstMajor) / Self.ticksPerBlock + 1
+        list.lineRun(
+            contentX(firstMajor), top, contentX(firstMajor), top + majorLength,
+            dx: spacing * Double(Self.ticksPerBlock), dy: 0, count: majors)
         list.setFill(theme.text)
-        for n in first...last where isMajor(n) {
-            let x = contentX(n)
-            list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
+        for n in stride(from: firstMajor, through: last, by: Self.ticksPerBlock) {
             let label = Self.label(ofBlock: n / Self.ticksPerBlock)
             list.text(
-                String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
-                align: .center, baseline: .top)
+                String(label), x: contentX(n), y: top + majorLength + 4, size: 17, align: .center, baseline: .top)
         }
         list.restore()
         // Fixed centre pointer.
