@@ -141,7 +141,7 @@ function handleMessage(m) {
       client = m.client;
       root.dataset.client = m.client;
       root.dataset.room = m.room;
-      presence.setClient(m.client);
+      presence.setClient(m.client, m.color);
       presence.showRoom(m.room);
       layout();
       connection.joined();
@@ -153,7 +153,7 @@ function handleMessage(m) {
       sendChangedPreferences();
       break;
     case "semantics": semantics.update(m.widgets); break;
-    case "presence": presence.update(m.clients); break;
+    case "presence": presence.update(m.clients, m.count); break;
     case "events": sideEffects(m.events); break;
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }

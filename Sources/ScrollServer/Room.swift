@@ -50,10 +50,12 @@ package final class Room: RoomFeed {
     /// True while the frame clock must tick for this room.
     var needsTick: Bool { dotsMoved || scene.isAnimating }
 
-    /// `client` joins the room: it gets a colour, everyone a new presence message.
-    package func join(_ client: String) {
-        presence.join(client)
+    /// `client` joins the room: it gets a colour (returned), everyone a new presence message.
+    @discardableResult
+    package func join(_ client: String) -> Color {
+        let color = presence.join(client)
         presenceChanged()
+        return color
     }
 
     /// `client` left: its pointers are let go (as lifted) and its colour freed. Returns the

@@ -125,10 +125,11 @@ extension WebSocketServer {
         client.room = room
         client.theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
         room.clients.append(client.id)
-        room.join(client.name)
+        let color = room.join(client.name)
         // Not subject to the control cap: without a welcome the page never starts.
         queue(
-            ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
+            ServerMessage.welcome(
+                client: client.name, color: color, room: room.name, scene: room.scene, theme: client.theme.name),
             to: client, always: true)
         // Everyone else sees the newcomer in the next presence message.
         publish([], in: room)

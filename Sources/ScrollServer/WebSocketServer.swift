@@ -38,13 +38,18 @@ public final class WebSocketServer: @unchecked Sendable {
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
     }
 
+    /// lws allocates this much per connection at the handshake. Messages are small (a pointer move
+    /// is ~100 B); a longer one (up to `ClientMessageLimits.maxBytes`) arrives in pieces that
+    /// `receive` joins. It was the message cap, 17 KiB per client.
+    static let receiveBufferSize = 4096
+
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
         let ctx = rs_create_context(
             config.host, Int32(config.port), config.publicDirectory,
             ProtocolVersion.subprotocol, wsCallback,
-            ClientMessageLimits.maxBytes + 1024,
+            Self.receiveBufferSize,
             Unmanaged.passUnretained(self).toOpaque())
         guard let ctx else {
             throw ServerStartError(
