@@ -23,11 +23,12 @@ package struct OutboundQueue {
     private var control: [SharedPayload] = []
     /// Only the newest pong matters (round-trip measurement).
     private var pong: SharedPayload?
-    /// The newest applied input's echo, held until a frame goes (latest only).
-    private var applied: SharedPayload?
-    /// The echo of the input the frame just written is the first to show: written next, so the
-    /// frame itself waits for nothing (input-to-frame is then the echo's round trip plus drawing).
-    private var echoOfSentFrame: SharedPayload?
+    /// The newest applied input's client time, held until a frame goes (latest only).
+    private var applied: Double?
+    /// The client time of the input the frame just written is the first to show: its echo is
+    /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
+    /// round trip plus drawing). Its text is made then too, not before the frame.
+    private var echoOfSentFrame: Double?
     /// Whether the last message written was a frame (frames and the rest take turns).
     private var lastWasFrame = false
     /// Whether any frame was ever written: only the very first waits for semantics and presence
@@ -91,7 +92,7 @@ package struct OutboundQueue {
     @discardableResult
     package mutating func noteApplied(t: Double) -> Bool {
         guard closing == nil else { return false }
-        applied = payload(ServerMessage.applied(t: t))
+        applied = t
         return true
     }
 
@@ -121,9 +122,9 @@ package struct OutboundQueue {
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
-        if let echo = echoOfSentFrame {
+        if let t = echoOfSentFrame {
             echoOfSentFrame = nil
-            return .write(echo, .text)
+            return .write(payload(ServerMessage.applied(t: t)), .text)
         }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {

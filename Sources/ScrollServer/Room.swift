@@ -104,11 +104,11 @@ package final class Room: RoomFeed {
             layers.append(Layer(id: UInt16(scene.widgets.count + 1), list: dots))
             let encoded = frames[i].encoder.encode(layers, time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
+            let headroom = headroom
             frames[i].frame = SharedFrame(
-                seq: encoded.seq,
-                full: SharedPayload(encoded.full, headroom: headroom),
-                delta: SharedPayload(encoded.delta, headroom: headroom),
-                changed: frames[i].frame == nil || encoded.changedLayers > 0)
+                seq: encoded.seq, delta: SharedPayload(encoded.delta, headroom: headroom),
+                changed: frames[i].frame == nil || encoded.changedLayers > 0,
+                full: { SharedPayload(encoded.full, headroom: headroom) })
             frames[i].renderedChange = changeCount
         }
         return frames[i].frame!

@@ -91,7 +91,7 @@ import Testing
                 }
                 // The offset slides by less than a step, and one key means one drawing (the cache).
                 #expect(ruler.layerOffset.x <= 0 && ruler.layerOffset.x > -WeightRuler.anchorStep)
-                let key = try #require(ruler.drawingKey?.base as? Double)
+                let key = try #require(ruler.drawingKey?.a)
                 if let earlier = drawings[key] { #expect(earlier == list.bytes, "offset \(offset): key \(key)") }
                 drawings[key] = list.bytes
             }

@@ -29,7 +29,7 @@ public final class TickPicker: DialWidget, Widget {
     public var valueText: String { String(value) }
     public var isAnimating: Bool { dial.isMoving || isPulsing }
     /// The offset, and the time while the centre tick pulses.
-    public var drawingKey: AnyHashable? { [contentOffset, isPulsing ? now : -1] }
+    public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? now : -1) }
     private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
 
     /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.

@@ -83,7 +83,7 @@ public final class WeightRuler: DialWidget, Widget {
     /// Tick n lies at `centre + n·spacing − contentOffset` on screen; it is drawn at
     /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0, > −step).
     public var layerOffset: Point { Point(x: anchor - contentOffset, y: 0) }
-    public var drawingKey: AnyHashable? { anchor }
+    public var drawingKey: DrawingKey? { DrawingKey(anchor) }
 
     public func render(into list: inout DisplayList, theme: Theme) {
         let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, anchor = anchor

@@ -138,7 +138,7 @@ public protocol Widget: AnyObject {
     func render(into list: inout DisplayList, theme: Theme)
     /// Everything its drawing depends on besides the theme, or nil to be drawn every frame:
     /// while the key stays the same the scene reuses the last drawing.
-    var drawingKey: AnyHashable? { get }
+    var drawingKey: DrawingKey? { get }
     /// What the `scroll` ops of its drawing translate by (its layer's offset): a widget whose
     /// content only slides keeps its `drawingKey` and moves this, and the frame carries a few
     /// bytes instead of its ops.
@@ -146,7 +146,7 @@ public protocol Widget: AnyObject {
 }
 
 extension Widget {
-    public var drawingKey: AnyHashable? { nil }
+    public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {

@@ -77,9 +77,9 @@ public final class Carousel: Widget {
     public var isAnimating: Bool { axis.isMoving || now < animationEnd }
     /// At rest: the offset and the row of items, which only an add (a new uid) or a delete (one
     /// fewer) changes (nil while anything animates).
-    public var drawingKey: AnyHashable? {
+    public var drawingKey: DrawingKey? {
         guard !axis.isMoving, now >= animationEnd, leaving.isEmpty else { return nil }
-        return [contentOffset, Double(nextUID), Double(items.count)]
+        return DrawingKey(contentOffset, Double(nextUID), Double(items.count))
     }
 
     /// Seed 004's scale for an item in slot `slot` at content offset `offset`: 1.2 centred,

@@ -96,9 +96,9 @@ public final class DigitRoller: Widget {
     }
 
     /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
-    public var drawingKey: AnyHashable? {
+    public var drawingKey: DrawingKey? {
         guard now >= busyUntil, lefts.allSatisfy({ now >= $0.endTime }) else { return nil }
-        return [rollingTo, number, rows.count]
+        return DrawingKey(Double(rollingTo), Double(number), Double(rows.count))
     }
 
     /// The row column i is at, at the latest time seen.
