@@ -129,6 +129,16 @@ function paintOps(canvas, layer, open, own) {
         ctx.closePath(); ctx.fill(); o += 8 * n; break;
       }
       case 0x0D: ctx.scale(f(o), f(o + 4)); o += 8; break;
+      case 0x12: { // small polygon: centre, unit, then i8 points around it
+        const cx = f(o), cy = f(o + 4), unit = f(o + 8), n = v.getUint8(o + 12);
+        o += 13;
+        ctx.beginPath();
+        for (let i = 0; i < n; i++) {
+          const x = cx + v.getInt8(o + 2 * i) * unit, y = cy + v.getInt8(o + 2 * i + 1) * unit;
+          if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        }
+        ctx.closePath(); ctx.fill(); o += 2 * n; break;
+      }
       case 0x0E: ctx.globalAlpha = f(o); o += 4; break;
       case 0x0F: { // owner: u8 n, n bytes UTF-8 client id; the ops up to the next owner op are that client's
         const n = v.getUint8(o++);

@@ -193,3 +193,6 @@ do {
         }
     }
 }
+
+// 5. Bytes per frame for each widget while it moves (issue 13, item 4).
+printBytesPerWidget()

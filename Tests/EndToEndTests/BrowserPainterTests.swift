@@ -22,6 +22,8 @@ import Testing
         l.fillPolygon([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 0, y: 1)])
         l.save(); l.scroll(); l.line(4, 0, 4, 5); l.restore()
         l.lineRun(0.5, 1, 0.5, 6.25, dx: 10, dy: 0.5, count: 12, skipEvery: 5, skipPhase: 3)
+        l.fillPolygonSmall(
+            center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
         l.restore()
         l.save()  // left open on purpose
         return l

@@ -18,6 +18,7 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case owner = 0x0F  // byteCount u8, UTF-8 client id (0 bytes: no owner)
     case scroll = 0x10  // — (translate by the layer's offset)
     case lineRun = 0x11  // x0, y0, x1, y1, dx, dy, count u16, skipEvery u8, skipPhase u8
+    case fillPolygonSmall = 0x12  // cx, cy, unit, count u8, then count × (x i8, y i8)
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -80,6 +81,17 @@ public struct DisplayList: Sendable, Equatable {
         precondition(points.count <= 255, "polygon has more than 255 points")
         op(.fillPolygon); bytes.append(UInt8(points.count))
         for p in points { f(p.x); f(p.y) }
+    }
+
+    /// A filled polygon of small integer points around (cx, cy): point i is at
+    /// (cx + x·unit, cy + y·unit), 2 bytes a point instead of 8 (the carousel's glyphs, whose
+    /// shapes are fixed and only move and scale).
+    public mutating func fillPolygonSmall(center: Point, unit: Double, points: [(x: Int8, y: Int8)]) {
+        precondition(points.count <= 255, "polygon has more than 255 points")
+        op(.fillPolygonSmall); f(center.x); f(center.y); f(unit); bytes.append(UInt8(points.count))
+        for p in points {
+            bytes.append(UInt8(bitPattern: p.x)); bytes.append(UInt8(bitPattern: p.y))
+        }
     }
 
     public mutating func text(

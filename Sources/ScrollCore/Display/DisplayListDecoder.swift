@@ -120,6 +120,16 @@ public enum DisplayListDecoder {
                 let n = Int(try r.u8())
                 ops.append(.owner(String(decoding: try r.take(n), as: UTF8.self)))
             case .scroll: ops.append(.scroll)
+            case .fillPolygonSmall:
+                let cx = try r.f32(), cy = try r.f32(), unit = try r.f32()
+                let n = Int(try r.u8())
+                var pts: [Point] = []
+                for _ in 0..<n {
+                    let x = Double(Int8(bitPattern: try r.u8())), y = Double(Int8(bitPattern: try r.u8()))
+                    pts.append(Point(x: cx + x * unit, y: cy + y * unit))
+                }
+                // Drawn as any polygon: readers need not know the compact form.
+                ops.append(.fillPolygon(pts))
             case .lineRun:
                 let x0 = try r.f32(), y0 = try r.f32(), x1 = try r.f32(), y1 = try r.f32()
                 let dx = try r.f32(), dy = try r.f32()

@@ -57,6 +57,48 @@ struct LineRunTests {
     }
 }
 
+/// Display op 0x12: a polygon of 2-byte points around a centre.
+struct SmallPolygonTests {
+    @Test("fillPolygonSmall is 14 + 2n bytes; point i is at centre + (x, y)·unit, x and y signed bytes")
+    func layout() throws {
+        var l = DisplayList()
+        l.fillPolygonSmall(
+            center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
+        #expect(l.bytes.count == 1 + 12 + 1 + 6)
+        #expect(l.bytes[0] == 0x12 && l.bytes[13] == 3)
+        #expect(Array(l.bytes[14...]) == [0xFC, 6, 127, 0x80, 0, 1])
+        #expect(
+            try DisplayListDecoder.decode(l.bytes) == [
+                .fillPolygon([Point(x: 8, y: 23), Point(x: 73.5, y: -44), Point(x: 10, y: 20.5)])
+            ])
+    }
+
+    @Test("the carousel draws its glyphs as small polygons: its layer stays within 1 KB while it moves")
+    func carouselGlyphs() throws {
+        let scene = DemoScene.make()
+        let index = try #require(scene.widgets.firstIndex { $0.id == "carousel" })
+        let key = PointerKey(client: "t", pointer: 1)
+        let y = DemoScene.carouselFrame.midY
+        scene.apply(.pointer(PointerInput(phase: .down, key: key, position: Point(x: 330, y: y), clientTime: 0)), at: 0)
+        var sizes: [Int] = []
+        var ops: [DecodedOp] = []
+        for k in 1...40 {  // 4 pt a frame: every item passes through the middle, the largest scale
+            let t = Double(k) / 60
+            scene.apply(
+                .pointer(
+                    PointerInput(
+                        phase: .move, key: key, position: Point(x: 330 - 4 * Double(k), y: y), clientTime: t * 1000)),
+                at: t)
+            let list = scene.render(theme: .light)[index + 1].list
+            sizes.append(list.bytes.count)
+            ops = try DisplayListDecoder.decode(list.bytes)
+        }
+        #expect(sizes.max()! <= 1024, "carousel layer up to \(sizes.max()!) B")
+        // Every glyph still arrives: the heart's 32 points, decoded as a plain polygon.
+        #expect(ops.contains { if case .fillPolygon(let p) = $0 { p.count == 32 } else { false } })
+    }
+}
+
 extension UInt32 {
     fileprivate var littleEndianBytes: [UInt8] { (0..<4).map { UInt8(self >> (8 * $0) & 0xFF) } }
 }
