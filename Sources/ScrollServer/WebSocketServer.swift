@@ -13,6 +13,7 @@ public struct ServerStartError: Error, CustomStringConvertible {
 
 /// The libwebsockets bridge: one context, one service thread. Every method except
 /// `stop()` runs on that thread (lws calls are not thread-safe; `lws_cancel_service` is).
+/// Protocol 0 (HTTP: the page) is in WebSocketServer+HTTP.swift.
 public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
@@ -20,6 +21,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let scenes: SceneCatalog
     /// Appends each room's accepted input to a trace (`--record DIR`).
     let traces: TraceDirectory?
+    /// The static page (`--public`).
+    let files: StaticFiles
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
@@ -36,14 +39,18 @@ public final class WebSocketServer: @unchecked Sendable {
         self.logger = logger
         self.scenes = scenes
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
+        do {
+            files = try StaticFiles(directory: config.publicDirectory)
+        } catch {
+            throw ServerStartError(description: error.description)
+        }
     }
 
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
         let ctx = rs_create_context(
-            config.host, Int32(config.port), config.publicDirectory,
-            ProtocolVersion.subprotocol, wsCallback,
+            config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
             ClientMessageLimits.maxBytes + 1024,
             Unmanaged.passUnretained(self).toOpaque())
         guard let ctx else {
@@ -252,6 +259,16 @@ private func wsCallback(
 ) -> Int32 {
     guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else { return 0 }
     return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, len)
+}
+
+private func httpCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, len)
+    }
+    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handleHTTP(wsi, reason, user, input, len)
 }
 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
