@@ -166,6 +166,9 @@ static inline int rs_client_connect(struct lws_context *ctx, const char *address
     ccinfo.port = port;
     ccinfo.path = path;
     ccinfo.host = host_header;
+    /* lws 4.1 writes "Origin: http://" followed by this: give it the origin without its scheme
+     * (the server refuses a page whose Origin is not its own, and http://http://… is not). */
+    if (origin && !strncmp(origin, "http://", 7)) origin += 7;
     ccinfo.origin = origin;
     ccinfo.protocol = ws_protocol;
     ccinfo.ietf_version_or_minus_one = -1;

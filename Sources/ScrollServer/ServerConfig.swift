@@ -13,6 +13,9 @@ public struct ServerConfig: Sendable {
     public var maxClients = 4096
     /// Directory for per-room input traces; nil: no recording.
     public var recordDirectory: String?
+    /// Web origins besides the server's own whose pages may open a WebSocket (`*`: any);
+    /// see `OriginPolicy`.
+    public var allowedOrigins: [String] = []
 
     public init(publicDirectory: String) { self.publicDirectory = publicDirectory }
 }

@@ -4,14 +4,20 @@ import CLibWebSockets
     import Glibc
 #endif
 
-/// Protocol 0: the static page (docs/PROTOCOL.md, "HTTP"). The policy is `StaticFiles`; here
-/// only lws calls.
+/// Protocol 0: the static page, and the vetting of each WebSocket upgrade (docs/PROTOCOL.md,
+/// "HTTP" and "Handshake"). The policy is `StaticFiles` and `UpgradeCheck`; here only lws calls.
 extension WebSocketServer {
     func handleHTTP(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ len: Int
     ) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+            // `input` names what the request upgrades to; only WebSocket is vetted (lws handles the rest).
+            guard let input, String(cString: input.assumingMemoryBound(to: CChar.self)) == "websocket" else {
+                return 0
+            }
+            return confirmUpgrade(wsi)
         case LWS_CALLBACK_HTTP:
             let path = input.map { Array(UnsafeRawBufferPointer(start: $0, count: len)) } ?? []
             let method = Self.method(wsi)
@@ -35,6 +41,18 @@ extension WebSocketServer {
         }
     }
 
+    /// 0: the upgrade goes ahead; 1: refused, the answer written (lws completes the transaction).
+    private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let verdict = upgrades.verdict(
+            origin: Self.header(wsi, WSI_TOKEN_ORIGIN), host: Self.header(wsi, WSI_TOKEN_HOST),
+            protocols: Self.header(wsi, WSI_TOKEN_PROTOCOL))
+        guard case .refuse(let status, let message) = verdict else { return 0 }
+        logger.info("refused upgrade", metadata: ["status": "\(status)", "reason": "\(message.dropLast())"])
+        var response = files.error(status, "")
+        response.body = Array(message.utf8)
+        return write(response, to: wsi, headOnly: false) ? 1 : -1
+    }
+
     private func write(_ response: StaticFiles.Response, to wsi: OpaquePointer, headOnly: Bool) -> Bool {
         let names = response.headers.map { strdup($0.name + ":") }
         let values = response.headers.map { strdup($0.value) }
@@ -56,5 +74,12 @@ extension WebSocketServer {
         if rs_has_header(wsi, WSI_TOKEN_GET_URI) != 0 { return "GET" }
         if rs_has_header(wsi, WSI_TOKEN_HEAD_URI) != 0 { return "HEAD" }
         return "other"
+    }
+
+    private static func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        guard rs_has_header(wsi, token) != 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let n = rs_header(wsi, token, &buffer, Int32(buffer.count))
+        return String(decoding: buffer[..<Int(n)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -13,7 +13,7 @@ public struct ServerStartError: Error, CustomStringConvertible {
 
 /// The libwebsockets bridge: one context, one service thread. Every method except
 /// `stop()` runs on that thread (lws calls are not thread-safe; `lws_cancel_service` is).
-/// Protocol 0 (HTTP: the page) is in WebSocketServer+HTTP.swift.
+/// Protocol 0 (HTTP: the page, upgrade checks) is in WebSocketServer+HTTP.swift.
 public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
@@ -23,6 +23,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let traces: TraceDirectory?
     /// The static page (`--public`).
     let files: StaticFiles
+    /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
+    let upgrades: UpgradeCheck
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
@@ -44,6 +46,8 @@ public final class WebSocketServer: @unchecked Sendable {
         } catch {
             throw ServerStartError(description: error.description)
         }
+        upgrades = UpgradeCheck(
+            origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
     }
 
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
