@@ -28,8 +28,12 @@ public final class WebSocketServer: @unchecked Sendable {
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
+    /// Wakes the service loop at the end of the shutdown grace (lws_service waits for events).
+    private var wakeTimer: UnsafeMutablePointer<rs_timer>?
     private var tickScheduled = false
     private let stopping = Atomic<Bool>(false)
+    /// Set on the service thread once `stop()` was seen: every connection is being closed.
+    private var shuttingDown = false
     private let contextBox = Mutex<ContextHandle?>(nil)
 
     var clients: [UInt64: ClientConnection] = [:]
@@ -64,21 +68,47 @@ public final class WebSocketServer: @unchecked Sendable {
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
         timer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        wakeTimer = rs_timer_new(nil)
         return Int(rs_listen_port(ctx))
     }
 
-    /// Services the context until `stop()`; then closes every connection.
+    /// Services the context until `stop()`, then shuts down (`shutDown`), destroys the context
+    /// and returns. The rooms are still there then, at rest as far as their clients left them,
+    /// for whatever must be kept after the process.
     public func run() {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
         }
-        if let timer { rs_timer_cancel(timer); free(timer) }
+        shutDown(context)
+        for t in [timer, wakeTimer] {
+            if let t { rs_timer_cancel(t); free(t) }
+        }
         timer = nil
+        wakeTimer = nil
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
         logger.info("stopped")
+    }
+
+    /// Every client is sent a close frame, 1001 "going away" (the page says the server is
+    /// restarting and reconnects), and the context is serviced until all have answered or
+    /// `config.shutdownGrace` passed: a stop takes at most that long, not a TCP reset.
+    private func shutDown(_ context: OpaquePointer) {
+        shuttingDown = true
+        let open = clients.count
+        for client in clients.values { goAway(client) }
+        let deadline = MonotonicClock.now() + config.shutdownGrace
+        if let wakeTimer { rs_timer_schedule(context, wakeTimer, wakeCallback, Int64(config.shutdownGrace * 1e6)) }
+        while !clients.isEmpty && MonotonicClock.now() < deadline {
+            if lws_service(context, 0) < 0 { break }
+        }
+        logger.info("shut down", metadata: ["clients": "\(open)", "unanswered": "\(clients.count)"])
+    }
+
+    private func goAway(_ client: ClientConnection) {
+        if client.outbound.enqueueGoingAway() { lws_callback_on_writable(client.wsi) }
     }
 
     /// Safe from any thread (signal handlers).
@@ -106,7 +136,9 @@ public final class WebSocketServer: @unchecked Sendable {
                     now: MonotonicClock.now()),
                 outbound: OutboundQueue(headroom: SharedPayload.lwsHeadroom, maxQueuedEvents: config.maxQueuedEvents))
             clients[id] = client
-            if clients.count > config.maxClients {
+            if shuttingDown {
+                goAway(client)
+            } else if clients.count > config.maxClients {
                 refuse(
                     client, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"),
                     fatal: true)
@@ -135,20 +167,19 @@ public final class WebSocketServer: @unchecked Sendable {
     private func receive(_ client: ClientConnection, _ input: UnsafeMutableRawPointer?, _ len: Int) {
         // A connection being closed (fatal refusal) gets no further say in any room.
         guard !client.outbound.isClosing else { return }
-        if lws_is_first_fragment(client.wsi) != 0 {
-            client.rx.removeAll(keepingCapacity: true)
-            client.rxTooLarge = false
-        }
+        if lws_is_first_fragment(client.wsi) != 0 { client.rx.removeAll(keepingCapacity: true) }
         if client.rx.count + len > ClientMessageLimits.maxBytes {
-            client.rxTooLarge = true
-        } else if let input, len > 0 {
-            client.rx.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
+            // Refused as soon as it is too large, not once the rest has been read (closes 1009).
+            client.rx = []
+            refuse(
+                client, ProtocolError(.tooLarge, "a message may be at most \(ClientMessageLimits.maxBytes) bytes"),
+                fatal: true)
+            return
         }
+        if let input, len > 0 { client.rx.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len)) }
         guard lws_is_final_fragment(client.wsi) != 0, lws_remaining_packet_payload(client.wsi) == 0 else { return }
         defer { client.rx.removeAll(keepingCapacity: client.rx.capacity <= 4096) }
-        if client.rxTooLarge {
-            refuse(client, ProtocolError(.tooLarge, "message exceeds \(ClientMessageLimits.maxBytes) bytes"))
-        } else if lws_frame_is_binary(client.wsi) != 0 {
+        if lws_frame_is_binary(client.wsi) != 0 {
             refuse(client, ProtocolError(.unsupported, "binary messages are not accepted; send JSON text"))
         } else {
             handleMessage(client, String(decoding: client.rx, as: UTF8.self))
@@ -274,6 +305,9 @@ private func httpCallback(
     }
     return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handleHTTP(wsi, reason, user, input, len)
 }
+
+/// Does nothing: firing is enough to end a wait in lws_service.
+private func wakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = rs_timer_owner(sul) else { return }
