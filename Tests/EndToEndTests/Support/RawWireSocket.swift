@@ -51,6 +51,16 @@ final class RawWireSocket {
         if fd >= 0 { Glibc.close(fd) }
     }
 
+    /// This end's port (to find the connection in /proc/net/tcp).
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Sends `hello` and reads up to the welcome; after this the socket is read no more unless
     /// asked.
     func join(room: String, scene: String? = nil, timeout: Double = 5) throws {
