@@ -134,7 +134,11 @@ import WebSocketClient
     /// Bytes the kernel holds unsent or unacknowledged on the loopback connection from port
     /// `local` to port `remote` (/proc/net/tcp's tx_queue); nil if there is no such connection.
     static func sendQueue(from local: Int, to remote: Int) -> Int? {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        // Read to the end: String(contentsOfFile:) stops after the first page of a /proc file.
+        guard let file = FileHandle(forReadingAtPath: "/proc/net/tcp"), let data = try? file.readToEnd() else {
+            return nil
+        }
+        let table = String(decoding: data, as: UTF8.self)
         let ends = (String(format: ":%04X", local), String(format: ":%04X", remote))
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
