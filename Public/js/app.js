@@ -2,7 +2,7 @@
 // events into side effects. It holds no widget state.
 import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
-import { Connection } from "./connection.js";
+import { Connection, offlineText } from "./connection.js";
 import { attachInput } from "./input.js";
 import { Feedback } from "./feedback.js";
 import { PresenceBar, ROOM_PATTERN } from "./presence.js";
@@ -107,11 +107,13 @@ const connection = new Connection({
   },
 });
 
-function showState(state, detail) {
+function showState(state, detail, code) {
   statusEl.dataset.state = state;
   root.dataset.connection = state;
+  // The last close code (1001 server restarting, 1013 full, …; 1006: no close frame).
+  if (state === "offline") root.dataset.closeCode = String(code ?? "");
   statusEl.textContent = {
-    connecting: "Connecting…", open: "Connected", offline: `Offline — retrying in ${detail}`,
+    connecting: "Connecting…", open: "Connected", offline: offlineText(code, detail),
     mismatch: "Version mismatch", refused: "Refused by the server", invalid: "Not connected",
   }[state];
   // Who is here is known only while connected (the next welcome brings a new presence).

@@ -41,7 +41,7 @@ package struct OutboundQueue {
     private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
     package private(set) var frameSeq: UInt32 = 0
-    /// Set by a fatal refusal: the connection closes once control is flushed.
+    /// Set by a fatal refusal or the server stopping: the connection closes once control is flushed.
     private var closing: (code: UInt16, reason: String)?
     package private(set) var droppedControl = 0
     /// Bytes copied into payloads made for this client alone (control, pongs). Frames, events
@@ -76,7 +76,19 @@ package struct OutboundQueue {
         pong = nil
         applied = nil
         echoOfSentFrame = nil
-        closing = (1008, error.code.rawValue)
+        closing = (error.code.closeCode, error.code.rawValue)
+        return true
+    }
+
+    /// The server is stopping: what control is queued goes, then the close (1001); no more
+    /// room traffic. Returns false if the connection was closing already.
+    @discardableResult
+    package mutating func enqueueGoingAway() -> Bool {
+        guard closing == nil else { return false }
+        pong = nil
+        applied = nil
+        echoOfSentFrame = nil
+        closing = (CloseCode.goingAway, "going away")
         return true
     }
 

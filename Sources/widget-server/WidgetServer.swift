@@ -34,6 +34,14 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
     var record: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also let pages from ORIGIN (scheme://host[:port], or * for any) open a WebSocket; repeatable.",
+            discussion:
+                "Without it only the server's own pages may (a client that sends no Origin is not a browser and may).",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
+
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
 
@@ -41,6 +49,9 @@ struct WidgetServer: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
         guard maxRooms >= 1, maxClients >= 1 else { throw ValidationError("--max-rooms and --max-clients must be ≥ 1") }
+        if let problem = allowOrigin.lazy.compactMap(OriginPolicy.problem).first {
+            throw ValidationError("--allow-origin: \(problem)")
+        }
     }
 
     func run() throws {
@@ -56,6 +67,7 @@ struct WidgetServer: ParsableCommand {
         config.recordDirectory = record
         config.maxRooms = maxRooms
         config.maxClients = maxClients
+        config.allowedOrigins = allowOrigin
 
         let server = try WebSocketServer(config: config, logger: logger)
         let bound = try server.start()

@@ -59,6 +59,15 @@ final class ServerProcess {
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
 
+    /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) and returns at once.
+    func send(signal: Int32) { child.send(signal: signal) }
+
+    /// Waits up to `timeout` s for the server to exit; true if it has.
+    func waitForExit(timeout: Double) -> Bool { child.waitForExit(timeout: timeout) }
+
+    /// How the server ended; nil while it runs.
+    var exit: ChildProcess.Exit? { child.exit }
+
     /// The server's resident set size (`VmRSS` in /proc/PID/status), in KiB; nil once it is gone.
     func residentKiB() -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
