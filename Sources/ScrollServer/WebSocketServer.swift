@@ -20,6 +20,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let scenes: SceneCatalog
     /// Appends each room's accepted input to a trace (`--record DIR`).
     let traces: TraceDirectory?
+    /// Rooms' settled state across restarts (`--state`); nil: none kept.
+    let state: RoomPersistence?
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
@@ -31,16 +33,22 @@ public final class WebSocketServer: @unchecked Sendable {
     var rooms: [String: Room] = [:]
     private var nextClientID: UInt64 = 1
 
-    public init(config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard) throws {
+    public init(
+        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil
+    ) throws {
         self.config = config
         self.logger = logger
         self.scenes = scenes
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
+        state = store.map {
+            RoomPersistence(writer: StateWriter(store: $0, logger: logger), maxStored: config.maxStoredRooms)
+        }
     }
 
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
+        restoreRooms(now: MonotonicClock.now())
         let ctx = rs_create_context(
             config.host, Int32(config.port), config.publicDirectory,
             ProtocolVersion.subprotocol, wsCallback,
@@ -67,6 +75,7 @@ public final class WebSocketServer: @unchecked Sendable {
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
+        closeState()
         logger.info("stopped")
     }
 
@@ -193,6 +202,7 @@ public final class WebSocketServer: @unchecked Sendable {
             lws_callback_on_writable(client.wsi)
         }
         if room.needsTick { ensureTicking() }
+        if events.contains(where: \.settles) { persist(room) }
     }
 
     /// One message per writable callback; asks for another while anything is pending.
