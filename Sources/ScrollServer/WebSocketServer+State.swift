@@ -40,6 +40,10 @@ extension WebSocketServer {
     private func makeRoom(from saved: StoredRoom, now: Double, wall: Double) -> Room? {
         let scene: Scene
         do throws(SnapshotError) {
+            // Room names become trace file names (--record): only what hello would accept.
+            guard FieldRule<String, String>.identifier.validate(saved.name) != nil else {
+                throw SnapshotError("the room name is not \(FieldRule<String, String>.identifier.expectation)")
+            }
             guard let made = scenes.make(saved.scene) else { throw SnapshotError(scenes.unknown(saved.scene)) }
             try made.restore(SceneSnapshot(parsing: saved.snapshot))
             scene = made

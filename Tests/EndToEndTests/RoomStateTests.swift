@@ -185,6 +185,39 @@ import Testing
         }
     }
 
+    @Test("stored rooms that do not fit are refused with their reason and start fresh; the others are restored")
+    func refusedRooms() throws {
+        let file = try StateFile()
+        let first = try ServerProcess(arguments: ["--state", file.path])
+        let c = try WireClient(first, room: "good")
+        try act(c, "ruler", "setValue", ["value": 80.3])
+        #expect(try c.finalValue("ruler") == 80.3)
+        first.stop()
+        let ruler = #"{"format":1,"scene":"ruler","widgets":{"ruler":{"value":80.3}}}"#
+        try file.insert(room: "range", scene: "ruler", snapshot: ruler.replacingOccurrences(of: "80.3", with: "1000.5"))
+        try file.insert(room: "gone", scene: "dial", snapshot: ruler)
+        try file.insert(room: "../escape", scene: "ruler", snapshot: ruler)
+        try file.insert(room: "text", scene: "ruler", snapshot: "{")
+
+        let second = try ServerProcess(arguments: ["--state", file.path])
+        for (room, reason) in [
+            ("range", "ruler: value must be a finite number within 8.5…999.9"),
+            ("gone", "no scene \"dial\""),
+            ("../escape", "the room name is not 1–64 characters of A–Z, a–z, 0–9, _ or -"),
+            ("text", "the snapshot is not JSON"),
+        ] {
+            #expect(
+                second.output.contains("reason=\(reason)") && second.output.contains("room=\(room)"), "\(second.output)"
+            )
+        }
+        #expect(try firstLook(second, room: "good").widgets["ruler"]?["valueNow"] as? Double == 80.3)
+        #expect(try firstLook(second, room: "range").widgets["ruler"]?["valueNow"] as? Double == 72.5)
+        // Refused rows are removed from the store (by the writer, within its delay).
+        let deadline = Date().addingTimeInterval(5)
+        while file.rooms != ["good"] && Date() < deadline { usleep(10_000) }
+        #expect(file.rooms == ["good"])
+    }
+
     @Test("a corrupt state file is set aside and the server starts; one that cannot be made means no storage")
     func unusableFiles() throws {
         let file = try StateFile()

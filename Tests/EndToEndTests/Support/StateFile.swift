@@ -33,6 +33,37 @@ final class StateFile {
         return try? JSONSerialization.jsonObject(with: Data(String(cString: text).utf8)) as? [String: Any]
     }
 
+    /// Writes a row as a server would (for rows a server would never write).
+    func insert(room: String, scene: String, snapshot: String) throws {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+            sqlite3_prepare_v2(db, "INSERT INTO rooms VALUES (?1, ?2, ?3, 0)", -1, &statement, nil) == SQLITE_OK
+        else { throw WireError("cannot write to \(path)") }
+        for (i, text) in [room, scene, snapshot].enumerated() {
+            sqlite3_bind_text(statement, Int32(i + 1), text, -1, rs_sqlite_transient())
+        }
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw WireError("cannot insert room \(room)") }
+    }
+
+    /// The names of the rooms stored.
+    var rooms: [String] {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
+            sqlite3_prepare_v2(db, "SELECT name FROM rooms ORDER BY name", -1, &statement, nil) == SQLITE_OK
+        else { return [] }
+        var names: [String] = []
+        while sqlite3_step(statement) == SQLITE_ROW {
+            names.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
+        }
+        return names
+    }
+
     /// Waits until the stored state of `room` satisfies `done` (widget id → its state).
     func waitForSnapshot(
         room: String, timeout: Double = 5, _ done: ([String: [String: Any]]) -> Bool
