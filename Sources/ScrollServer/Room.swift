@@ -10,6 +10,10 @@ package final class Room: RoomFeed {
     var clients: [UInt64] = []
     /// Monotonic time of the last input, tick or join (idle rooms are evicted first).
     var lastActivity: Double
+    /// With a store: the settled state last handed to it, or the fresh scene's (nothing to save yet).
+    var savedSnapshot: String?
+    /// The store holds this room (it was restored, or saved since).
+    var isStored = false
 
     /// Free bytes in front of every payload, for the WebSocket header.
     private let headroom: Int

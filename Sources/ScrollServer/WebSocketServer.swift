@@ -25,6 +25,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let files: StaticFiles
     /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
     let upgrades: UpgradeCheck
+    /// Rooms' settled state across restarts (`--state`); nil: none kept.
+    let state: RoomPersistence?
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
@@ -40,7 +42,9 @@ public final class WebSocketServer: @unchecked Sendable {
     var rooms: [String: Room] = [:]
     private var nextClientID: UInt64 = 1
 
-    public init(config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard) throws {
+    public init(
+        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil
+    ) throws {
         self.config = config
         self.logger = logger
         self.scenes = scenes
@@ -52,6 +56,9 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         upgrades = UpgradeCheck(
             origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
+        state = store.map {
+            RoomPersistence(writer: StateWriter(store: $0, logger: logger), maxStored: config.maxStoredRooms)
+        }
     }
 
     /// lws allocates this much per connection at the handshake. Messages are small (a pointer move
@@ -62,6 +69,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
+        restoreRooms(now: MonotonicClock.now())
         let ctx = rs_create_context(
             config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
             Self.receiveBufferSize,
@@ -94,6 +102,7 @@ public final class WebSocketServer: @unchecked Sendable {
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
+        closeState()
         logger.info("stopped")
     }
 
@@ -240,6 +249,7 @@ public final class WebSocketServer: @unchecked Sendable {
             lws_callback_on_writable(client.wsi)
         }
         if room.needsTick { ensureTicking() }
+        if events.contains(where: \.settles) { persist(room) }
     }
 
     /// One message per writable callback; asks for another while anything is pending.

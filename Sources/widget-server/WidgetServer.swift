@@ -41,6 +41,8 @@ struct WidgetServer: ParsableCommand {
                 "Without it only the server's own pages may (a client that sends no Origin is not a browser and may).",
             valueName: "origin"))
     var allowOrigin: [String] = []
+    @Option(help: "SQLite file keeping each room's settled state across restarts, or none.")
+    var state = "widget-state.sqlite"
 
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
@@ -52,6 +54,7 @@ struct WidgetServer: ParsableCommand {
         if let problem = allowOrigin.lazy.compactMap(OriginPolicy.problem).first {
             throw ValidationError("--allow-origin: \(problem)")
         }
+        guard !state.isEmpty else { throw ValidationError("--state needs a file path, or none") }
     }
 
     func run() throws {
@@ -69,7 +72,9 @@ struct WidgetServer: ParsableCommand {
         config.maxClients = maxClients
         config.allowedOrigins = allowOrigin
 
-        let server = try WebSocketServer(config: config, logger: logger)
+        // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
+        let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)
+        let server = try WebSocketServer(config: config, logger: logger, store: store)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host
         // Tests wait for this exact line.

@@ -98,6 +98,9 @@ public final class Scene {
         }
     }
 
+    /// Drops every cached drawing (the widgets were restored: a key may now draw differently).
+    func forgetDrawings() { drawings.removeAll() }
+
     /// Each held widget (index) and the client holding it, in widget order.
     public var holders: [(widget: Int, client: String)] {
         captures.map { (widget: $0.value.widget, client: $0.key.client) }.sorted { $0.widget < $1.widget }

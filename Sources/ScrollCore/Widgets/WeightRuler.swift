@@ -59,6 +59,14 @@ public final class WeightRuler: DialWidget, Widget {
         return Self.scale.index(ofTick: Int((value * 10).rounded()))
     }
 
+    /// `{"value": kg}`: the value it last rested on (it always rests on a tick).
+    public var savedState: JSONValue? { .object([("value", .number(Double(settled.index) / 10))]) }
+
+    public func restore(_ state: JSONValue) throws(SnapshotError) {
+        let kg = try SavedState(state, of: id, fields: ["value"]).required("value", Self.settableValue)
+        rest(onIndex: Self.scale.index(ofTick: Int((kg * 10).rounded())))
+    }
+
     /// The ruler reports values; it does not click.
     override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
         guard case let .report(tick, time, final) = report else { return }

@@ -3,7 +3,7 @@ import Foundation
 /// The items' icons, drawn from shapes (no image files): a coloured tile with a white glyph.
 /// Each glyph is one shape per part, never overlapping, because a leaving item fades and
 /// alpha applies to each shape: an overlap would show.
-enum CarouselIcon: Sendable, CaseIterable {
+enum CarouselIcon: String, Sendable, CaseIterable {
     case sun, moon, star, heart, leaf, custom, added
 
     /// The default row (WIDGETS.md §3: five named items, then "Custom").
