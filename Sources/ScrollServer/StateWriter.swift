@@ -2,6 +2,10 @@ import Dispatch
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Writes rooms' settled state off the service thread (docs/STATE.md). What is handed in is
 /// written within `delay` as one batch (one transaction); a room handed in twice meanwhile is
 /// written once, with its latest state. A failed batch is kept and tried again.
@@ -53,11 +57,23 @@ final class StateWriter: Sendable {
         }
     }
 
-    /// Writes whatever is pending, waiting for it, then closes the store. Later calls do nothing.
+    /// Writes whatever is pending, waiting for it (a failed write is tried twice more, a quarter
+    /// second apart: the process is about to end), then closes the store. What still could not be
+    /// written is logged by room name. Later calls do nothing.
     func close() {
         queue.sync {
             flush()
-            pending.withLock { $0.closed = true }
+            for _ in 0..<2 where pending.withLock({ !$0.saves.isEmpty || !$0.removals.isEmpty }) {
+                usleep(250_000)
+                flush()
+            }
+            let lost = pending.withLock { p -> [String] in
+                p.closed = true
+                return p.saves.keys.sorted()
+            }
+            if !lost.isEmpty {
+                logger.error("room state not stored before exit", metadata: ["rooms": "\(lost.joined(separator: ","))"])
+            }
             store.close()
         }
     }

@@ -128,7 +128,8 @@ package struct StaticFiles: Sendable {
     /// The file's bytes, read without following a symlink in its last component (`real` has
     /// none; one put there since is not followed); nil if unreadable, not regular, or too large.
     static func contents(of real: String) -> [UInt8]? {
-        let fd = Glibc.open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // Non-blocking: a FIFO put in place of a file must not hold the only service thread.
+        let fd = Glibc.open(real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { Glibc.close(fd) }
         var info = stat()
@@ -166,7 +167,12 @@ package struct StaticFiles: Sendable {
         else { return nil }
         let valueStart = start + "content=\"".utf8.count
         guard let end = html[valueStart..<close].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        return String(decoding: html[valueStart..<end], as: UTF8.self)
+        // It becomes a header: whitespace runs (a tag spread over lines) are one space, and
+        // anything but printable ASCII refuses the tag (a line break would split the header).
+        let words = html[valueStart..<end].split(whereSeparator: { [0x20, 0x09, 0x0A, 0x0D].contains($0) })
+        let value = words.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+        guard !value.isEmpty, value.utf8.allSatisfy({ (0x21...0x7E).contains($0) || $0 == 0x20 }) else { return nil }
+        return value
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {

@@ -13,10 +13,10 @@ extension WebSocketServer {
     ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            // `input` names what the request upgrades to; only WebSocket is vetted (lws handles the rest).
-            guard let input, String(cString: input.assumingMemoryBound(to: CChar.self)) == "websocket" else {
-                return 0
-            }
+            // `input` names what the request upgrades to; only WebSocket is vetted (lws handles the
+            // rest). lws matches the name in any case, so this must too: `Upgrade: WebSocket` is one.
+            guard let input, String(cString: input.assumingMemoryBound(to: CChar.self)).lowercased() == "websocket"
+            else { return 0 }
             return confirmUpgrade(wsi)
         case LWS_CALLBACK_HTTP:
             let path = input.map { Array(UnsafeRawBufferPointer(start: $0, count: len)) } ?? []

@@ -28,9 +28,14 @@ extension WebSocketServer {
     /// The dormant room `name`, restored, when there is one and room for it (else nil: the
     /// caller makes a fresh room or refuses, as for any new room).
     func wakeRoom(_ name: String, now: Double) -> Room? {
-        guard let state, state.dormant[name] != nil, rooms.count < config.maxRooms || evictIdleRoom(),
-            let saved = state.wake(name), let room = makeRoom(from: saved, now: now, wall: WallClock.now())
-        else { return nil }
+        // Taken out before another room is evicted to make way: that room going dormant may
+        // push the oldest dormant one out of the store, which must not be this one.
+        guard let state, let saved = state.wake(name) else { return nil }
+        guard rooms.count < config.maxRooms || evictIdleRoom() else {
+            state.keep(saved, live: rooms.count)
+            return nil
+        }
+        guard let room = makeRoom(from: saved, now: now, wall: WallClock.now()) else { return nil }
         rooms[name] = room
         return room
     }

@@ -18,6 +18,20 @@ import Testing
         #expect(reply.headers["sec-websocket-accept"] == nil)
     }
 
+    @Test(
+        "the Upgrade header in any case is vetted alike: WebSocket and WEBSOCKET from another site get 403, without the subprotocol 400"
+    )
+    func upgradeInAnyCase() throws {
+        let server = try ServerProcess()
+        for spelling in ["WebSocket", "WEBSOCKET"] {
+            let foreign = try RawHTTP.upgrade(
+                server, origin: "http://evil.example", protocols: Self.own, upgrade: spelling)
+            #expect(foreign.status == 403, "\(spelling): \(foreign.statusLine)")
+            let bare = try RawHTTP.upgrade(server, origin: nil, protocols: nil, upgrade: spelling)
+            #expect(bare.status == 400, "\(spelling): \(bare.statusLine)")
+        }
+    }
+
     @Test("the server's own origin (http:// + Host) and no Origin at all (not a browser) are let in")
     func ownOriginAndNone() throws {
         let server = try ServerProcess()

@@ -172,3 +172,21 @@ struct StaticFilesResponseTests {
 
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path
+
+@Suite("Static files: the CSP header from the meta tag")
+struct StaticFilesPolicyTests {
+    func policy(_ html: String) -> String? { StaticFiles.metaPolicy(Array(html.utf8)) }
+
+    @Test("a tag spread over lines gives one line: whitespace runs become single spaces")
+    func multiLine() {
+        let html = "<meta http-equiv=\"Content-Security-Policy\"\n  content=\"default-src 'self';\n\t  img-src data:\">"
+        #expect(policy(html) == "default-src 'self'; img-src data:")
+    }
+
+    @Test("anything but printable ASCII refuses the tag (no header from it), so nothing can split the header")
+    func refused() {
+        #expect(policy("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self' \u{7F}x\">") == nil)
+        #expect(policy("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src é\">") == nil)
+        #expect(policy("<meta http-equiv=\"Content-Security-Policy\" content=\"  \">") == nil)
+    }
+}

@@ -1,6 +1,7 @@
 /// The wire protocol version (docs/PROTOCOL.md). Bump on any incompatible change.
 public enum ProtocolVersion {
-    /// 4: the `lineRun` display op (0x11). History in docs/PROTOCOL.md.
+    /// 4: display ops `lineRun` (0x11) and `fillPolygonSmall` (0x12), `presence.count`,
+    /// `welcome.color`. History in docs/PROTOCOL.md.
     public static let current = 4
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"

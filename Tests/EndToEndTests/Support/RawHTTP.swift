@@ -64,11 +64,12 @@ enum RawHTTP {
     }
 
     /// A WebSocket upgrade request with the given `Origin` and `Sec-WebSocket-Protocol` (nil: none).
-    static func upgrade(_ server: ServerProcess, origin: String?, protocols: String?, timeout: Double = 2) throws
-        -> Reply
-    {
+    static func upgrade(
+        _ server: ServerProcess, origin: String?, protocols: String?, upgrade: String = "websocket",
+        timeout: Double = 2
+    ) throws -> Reply {
         var request =
-            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: \(upgrade)\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         if let protocols { request += "Sec-WebSocket-Protocol: \(protocols)\r\n" }
