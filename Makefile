@@ -30,7 +30,7 @@ bench-load: deps-run
 	.build/release/widget-load suite --public Public
 
 # Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
-SWIFT_SOURCES := Package.swift Sources Tests
+SWIFT_SOURCES := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
 format:
 	swift format format -r -i --configuration .swift-format $(SWIFT_SOURCES)
 
@@ -47,4 +47,4 @@ deps-test:
 	@./scripts/apt-install $(TEST_PACKAGES)
 
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build
