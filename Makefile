@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 HOST ?= 127.0.0.1
 PORT ?= 8080
-RUN_PACKAGES := libwebsockets-dev pkg-config
+RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 

@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev through
-// pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
+// Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev and libsqlite3-dev
+// through pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
 let package = Package(
     name: "ScrollWidgets",
     products: [
@@ -22,13 +22,19 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev"])]
         ),
+        // SQLite from the system (Debian: libsqlite3-dev): rooms' settled state across restarts.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // Pure, deterministic core: no clock, no I/O.
         .target(name: "ScrollCore"),
         // libwebsockets bridge, rooms, frame clock.
         .target(
             name: "ScrollServer",
             dependencies: [
-                "ScrollCore", "CLibWebSockets",
+                "ScrollCore", "CLibWebSockets", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -60,10 +66,15 @@ let package = Package(
         ),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
         // The server's pure parts (send policy, lookups) with a fake clock; no sockets.
-        .testTarget(name: "ScrollServerTests", dependencies: ["ScrollServer", "ScrollCore"]),
+        .testTarget(
+            name: "ScrollServerTests",
+            dependencies: [
+                "ScrollServer", "ScrollCore", "CSQLite", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WebSocketClient", "ScrollCore"]
+            dependencies: ["WebSocketClient", "ScrollCore", "CSQLite"]
         ),
     ]
 )

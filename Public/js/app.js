@@ -2,14 +2,14 @@
 // events into side effects. It holds no widget state.
 import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
-import { Connection } from "./connection.js";
+import { Connection, offlineText } from "./connection.js";
 import { attachInput } from "./input.js";
 import { Feedback } from "./feedback.js";
 import { PresenceBar, ROOM_PATTERN } from "./presence.js";
 import { Hud } from "./hud.js";
 import { Preferences } from "./preferences.js";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 const params = new URLSearchParams(location.search);
 const stage = document.getElementById("stage");
@@ -107,11 +107,13 @@ const connection = new Connection({
   },
 });
 
-function showState(state, detail) {
+function showState(state, detail, code) {
   statusEl.dataset.state = state;
   root.dataset.connection = state;
+  // The last close code (1001 server restarting, 1013 full, …; 1006: no close frame).
+  if (state === "offline") root.dataset.closeCode = String(code ?? "");
   statusEl.textContent = {
-    connecting: "Connecting…", open: "Connected", offline: `Offline — retrying in ${detail}`,
+    connecting: "Connecting…", open: "Connected", offline: offlineText(code, detail),
     mismatch: "Version mismatch", refused: "Refused by the server", invalid: "Not connected",
   }[state];
   // Who is here is known only while connected (the next welcome brings a new presence).
@@ -141,7 +143,7 @@ function handleMessage(m) {
       client = m.client;
       root.dataset.client = m.client;
       root.dataset.room = m.room;
-      presence.setClient(m.client);
+      presence.setClient(m.client, m.color);
       presence.showRoom(m.room);
       layout();
       connection.joined();
@@ -153,7 +155,7 @@ function handleMessage(m) {
       sendChangedPreferences();
       break;
     case "semantics": semantics.update(m.widgets); break;
-    case "presence": presence.update(m.clients); break;
+    case "presence": presence.update(m.clients, m.count); break;
     case "events": sideEffects(m.events); break;
     case "error":
       if (m.code === "protocol_mismatch") { mismatch(m.message); return; }

@@ -10,10 +10,25 @@ const SUBPROTOCOL = "scroll-widgets";
 const BASE_DELAY = 250;
 const MAX_DELAY = 8000;
 
+/** What each close code the server sends means to the user (docs/PROTOCOL.md, "Close codes"). */
+const CLOSE_REASONS = {
+  1001: "Server restarting — reconnecting",
+  1007: "The server could not read a message — reconnecting",
+  1008: "Closed by the server — reconnecting",
+  1009: "Message too large for the server — reconnecting",
+  1013: "Server full — retrying",
+};
+
+/** The status while offline: why the socket closed (its code), and when the next try is. */
+export function offlineText(code, retryIn) {
+  return `${CLOSE_REASONS[code] ?? "Offline — retrying"} in ${retryIn}`;
+}
+
 export class Connection {
   /**
    * @param {object} options
-   *   `url`, `hello()` (the hello message, made when it is sent), `onState(state, detail)`,
+   *   `url`, `hello()` (the hello message, made when it is sent), `onState(state, detail, code)`
+   *   (offline: `detail` is the wait before the next try, `code` the close code),
    *   `onText(message)` (parsed JSON), `onBinary(arrayBuffer)`; optional: `latency` (ms each
    *   way, default 0) and `onReceived(bytes, binary)` (each message's size as it is handed on:
    *   a binary frame's byte length, a text's length in UTF-16 units).
@@ -48,12 +63,12 @@ export class Connection {
         this.onBinary(e.data);
       }
     });
-    ws.onclose = () => this.inbox.run(() => {
+    ws.onclose = (e) => this.inbox.run(() => {
       if (this.ws !== ws) return;
       this.ws = null;
       if (this.stopped) return;
       const delay = Math.random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** this.attempt++);
-      this.onState("offline", `${Math.max(1, Math.round(delay / 1000))} s`);
+      this.onState("offline", `${Math.max(1, Math.round(delay / 1000))} s`, e.code);
       this.timer = setTimeout(() => this.start(), delay);
     });
   }

@@ -7,12 +7,12 @@
 // (through the widget's action).
 import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
-import { Connection } from "./connection.js";
+import { Connection, offlineText } from "./connection.js";
 import { attachInput } from "./input.js";
 import { ROOM_PATTERN } from "./presence.js";
 
 /** The protocol this element speaks (docs/PROTOCOL.md); the same as app.js's. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Where the module was loaded from: the default server (normally the page's own origin). */
 const MODULE_ORIGIN = new URL(import.meta.url).origin;
@@ -21,7 +21,7 @@ const MODULE_ORIGIN = new URL(import.meta.url).origin;
 const DEFAULT_ASPECT = 390 / 300;
 
 const STATUS_TEXT = {
-  connecting: "Connecting…", open: "", offline: (detail) => `Offline — retrying in ${detail}`,
+  connecting: "Connecting…", open: "", offline: (detail, code) => offlineText(code, detail),
 };
 
 // Constructed style sheets are not inline styles: a page whose CSP has no 'unsafe-inline'
@@ -222,7 +222,7 @@ export class ScrollWidgetElement extends HTMLElement {
         scene: this.getAttribute("scene") || undefined, theme: this.#theme(),
         reducedMotion: this.#motionQuery.matches,
       }),
-      onState: (state, detail) => { if (this.#connection === connection) this.#setStatus(state, detail); },
+      onState: (state, detail, code) => { if (this.#connection === connection) this.#setStatus(state, detail, code); },
       onText: (m) => { if (this.#connection === connection) this.#message(m); },
       onBinary: (buffer) => {
         if (this.#connection !== connection) return;
@@ -283,14 +283,14 @@ export class ScrollWidgetElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent("error", { detail: { code, message } }));
   }
 
-  #setStatus(state, detail) {
+  #setStatus(state, detail, code) {
     this.#state = state;
     for (const s of ["connecting", "open", "offline", "refused"]) {
       try { if (s === state) this.#internals.states.add(s); else this.#internals.states.delete(s); } catch { /* no custom states */ }
     }
     const text = state === "refused" ? detail : STATUS_TEXT[state];
     this.#statusEl.dataset.state = state;
-    this.#statusEl.textContent = typeof text === "function" ? text(detail) : text ?? "";
+    this.#statusEl.textContent = typeof text === "function" ? text(detail, code) : text ?? "";
   }
 
   #theme() {

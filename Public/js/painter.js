@@ -129,6 +129,16 @@ function paintOps(canvas, layer, open, own) {
         ctx.closePath(); ctx.fill(); o += 8 * n; break;
       }
       case 0x0D: ctx.scale(f(o), f(o + 4)); o += 8; break;
+      case 0x12: { // small polygon: centre, unit, then i8 points around it
+        const cx = f(o), cy = f(o + 4), unit = f(o + 8), n = v.getUint8(o + 12);
+        o += 13;
+        ctx.beginPath();
+        for (let i = 0; i < n; i++) {
+          const x = cx + v.getInt8(o + 2 * i) * unit, y = cy + v.getInt8(o + 2 * i + 1) * unit;
+          if (i === 0) ctx.moveTo(x, y); else ctx.lineTo(x, y);
+        }
+        ctx.closePath(); ctx.fill(); o += 2 * n; break;
+      }
       case 0x0E: ctx.globalAlpha = f(o); o += 4; break;
       case 0x0F: { // owner: u8 n, n bytes UTF-8 client id; the ops up to the next owner op are that client's
         const n = v.getUint8(o++);
@@ -137,6 +147,16 @@ function paintOps(canvas, layer, open, own) {
         o += n; break;
       }
       case 0x10: ctx.translate(dx, dy); break; // scroll: by the layer's offset
+      case 0x11: { // line run: one path, one stroke, for a row of ticks
+        const x0 = f(o), y0 = f(o + 4), x1 = f(o + 8), y1 = f(o + 12), sx = f(o + 16), sy = f(o + 20);
+        const n = v.getUint16(o + 24, true), every = v.getUint8(o + 26), phase = v.getUint8(o + 27);
+        ctx.beginPath();
+        for (let i = 0; i < n; i++) {
+          if (every > 0 && i % every === phase) continue;
+          ctx.moveTo(x0 + i * sx, y0 + i * sy); ctx.lineTo(x1 + i * sx, y1 + i * sy);
+        }
+        ctx.stroke(); o += 28; break;
+      }
       default: return; // unknown op: stop this layer rather than misread the rest
     }
   }

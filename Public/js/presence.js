@@ -42,22 +42,29 @@ export class PresenceBar {
     this.bar.hidden = false;
   }
 
-  /** This page's client id (from welcome): its own chip says "you". */
-  setClient(client) { this.client = client; }
+  /** This page's client id and colour (from welcome): its own chip says "you". */
+  setClient(client, color) {
+    this.client = client;
+    this.color = typeof color === "string" && COLOR.test(color) ? color : null;
+  }
 
-  /** Shows the room's clients `[{id, color}]` in join order. */
-  update(clients) {
+  /** Shows the room's clients: `clients` `[{id, color}]`, the first ones in join order (a
+   *  crowded room lists only some), `count` how many are here in all. */
+  update(clients, count) {
     const list = Array.isArray(clients) ? clients.filter((c) => typeof c?.id === "string") : [];
-    this.root.dataset.people = String(list.length);
-    const own = list.find((c) => c.id === this.client);
+    const total = Number.isInteger(count) && count >= list.length ? count : list.length;
+    this.root.dataset.people = String(total);
+    // Not listed in a crowded room: this page still knows who it is and its colour.
+    const own = list.find((c) => c.id === this.client)
+      ?? (this.client && this.color && total > list.length ? { id: this.client, color: this.color } : null);
     if (own && COLOR.test(own.color)) this.root.dataset.color = own.color.toUpperCase();
     else delete this.root.dataset.color;
-    this.count.textContent = `${list.length} here`;
+    this.count.textContent = `${total} here`;
     // Your own chip first, so it is shown however many join; the rest in join order.
-    const ordered = own ? [own, ...list.filter((c) => c !== own)] : list;
-    const shown = ordered.slice(0, list.length > MAX_CHIPS ? MAX_CHIPS - 1 : MAX_CHIPS);
+    const ordered = own ? [own, ...list.filter((c) => c.id !== own.id)] : list;
+    const shown = ordered.slice(0, total > MAX_CHIPS ? MAX_CHIPS - 1 : MAX_CHIPS);
     this.people.replaceChildren(...shown.map((c) => this.chip(c, c === own)));
-    const more = list.length - shown.length;
+    const more = total - shown.length;
     if (more > 0) {
       const li = document.createElement("li");
       li.className = "more";

@@ -4,10 +4,11 @@
 /*
  * Thin C helpers for the Swift bridge. Everything here exists because Swift
  * cannot see it directly: macro-only values (LWS_PRE), structs with bitfields
- * (lws_http_mount, lws_client_connect_info's use), and container_of for scheduled
- * callbacks.
+ * (lws_client_connect_info's use), container_of for scheduled callbacks, and
+ * pointer-bumping header builders.
  */
 #include <libwebsockets.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,38 +37,32 @@ static inline void rs_timer_schedule(struct lws_context *ctx, rs_timer *t, sul_c
 static inline void rs_timer_cancel(rs_timer *t) { lws_sul_cancel(&t->sul); }
 
 /*
- * Creates a context with one vhost serving `public_dir` at "/" (index.html by
- * default) and the WebSocket protocol `ws_protocol` handled by `ws_callback`.
+ * Creates a context with one vhost and two protocols: 0 ("http", `http_callback`) answers
+ * every HTTP request and vets each WebSocket upgrade (LWS_CALLBACK_HTTP_CONFIRM_UPGRADE);
+ * 1 (`ws_protocol`, `ws_callback`) is the WebSocket protocol. There is no file mount: the
+ * static files are served by `http_callback`, which adds security headers to every response
+ * and checks each path against the real public directory.
  * Memory given to lws lives as long as the process (one context per process).
- * Returns NULL on failure (port taken, bad directory, ...).
+ * Returns NULL on failure (port taken, ...).
  */
-static inline struct lws_context *rs_create_context(const char *host, int port,
-                                                    const char *public_dir,
-                                                    const char *ws_protocol,
+static inline struct lws_context *rs_create_context(const char *host, int port, const char *ws_protocol,
+                                                    lws_callback_function *http_callback,
                                                     lws_callback_function *ws_callback,
                                                     size_t rx_buffer_size, void *user) {
     struct lws_protocols *protocols = (struct lws_protocols *)calloc(3, sizeof(struct lws_protocols));
-    struct lws_http_mount *mount = (struct lws_http_mount *)calloc(1, sizeof(struct lws_http_mount));
-    if (!protocols || !mount) return NULL;
-    protocols[0].name = "http-only";
-    protocols[0].callback = lws_callback_http_dummy;
+    if (!protocols) return NULL;
+    protocols[0].name = "http";
+    protocols[0].callback = http_callback;
     protocols[1].name = strdup(ws_protocol);
     protocols[1].callback = ws_callback;
     protocols[1].per_session_data_size = sizeof(uint64_t);
     protocols[1].rx_buffer_size = rx_buffer_size;
-
-    mount->mountpoint = "/";
-    mount->mountpoint_len = 1;
-    mount->origin = strdup(public_dir);
-    mount->def = "index.html";
-    mount->origin_protocol = LWSMPRO_FILE;
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = port;
     info.iface = host && host[0] ? strdup(host) : NULL;
     info.protocols = protocols;
-    info.mounts = mount;
     info.user = user;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
     if (host && strchr(host, ':')) info.options &= ~LWS_SERVER_OPTION_DISABLE_IPV6;
@@ -78,6 +73,53 @@ static inline struct lws_context *rs_create_context(const char *host, int port,
     };
     info.retry_and_idle_policy = &retry;
     return lws_create_context(&info);
+}
+
+/*
+ * Writes a whole HTTP response: the status, `count` headers (lower-case names ending in ':'),
+ * Content-Length `length`, and the body unless `head_only` (a HEAD request: the length is
+ * still the body's). lws keeps what the socket does not take at once and sends it later.
+ * Returns 0, or -1 if the connection failed.
+ */
+static inline int rs_http_respond(struct lws *wsi, unsigned int status, const char *const *names,
+                                  const char *const *values, size_t count, const void *body,
+                                  size_t length, int head_only) {
+    unsigned char head[LWS_PRE + 4096];
+    unsigned char *start = head + LWS_PRE, *p = start, *end = head + sizeof head - 1;
+    char digits[24];
+    if (lws_add_http_header_status(wsi, status, &p, end)) return -1;
+    for (size_t i = 0; i < count; i++)
+        if (lws_add_http_header_by_name(wsi, (const unsigned char *)names[i], (const unsigned char *)values[i],
+                                        (int)strlen(values[i]), &p, end))
+            return -1;
+    /* Written by name, not with lws_add_http_header_content_length: a HEAD response sends no
+     * body, and lws would otherwise wait for one before the next request. */
+    snprintf(digits, sizeof digits, "%zu", length);
+    if (lws_add_http_header_by_name(wsi, (const unsigned char *)"content-length:", (const unsigned char *)digits,
+                                    (int)strlen(digits), &p, end))
+        return -1;
+    if (lws_finalize_write_http_header(wsi, start, &p, end)) return -1;
+    if (head_only || length == 0) return 0;
+    unsigned char *buffer = (unsigned char *)malloc(LWS_PRE + length);
+    if (!buffer) return -1;
+    memcpy(buffer + LWS_PRE, body, length);
+    int written = lws_write(wsi, buffer + LWS_PRE, length, LWS_WRITE_HTTP_FINAL);
+    free(buffer);
+    return written < (int)length ? -1 : 0;
+}
+
+/* A request header's value (all its fragments), or "" if absent or longer than `size` - 1. */
+static inline int rs_header(struct lws *wsi, enum lws_token_indexes token, char *dest, int size) {
+    dest[0] = 0;
+    if (lws_hdr_total_length(wsi, token) <= 0) return 0;
+    int n = lws_hdr_copy(wsi, dest, size, token);
+    if (n < 0) dest[0] = 0;
+    return n < 0 ? 0 : n;
+}
+
+/* Whether the request carries `token` at all (an empty value counts). */
+static inline int rs_has_header(struct lws *wsi, enum lws_token_indexes token) {
+    return lws_hdr_total_length(wsi, token) > 0;
 }
 
 /* The port the first vhost actually listens on (for --port 0). */
@@ -124,6 +166,9 @@ static inline int rs_client_connect(struct lws_context *ctx, const char *address
     ccinfo.port = port;
     ccinfo.path = path;
     ccinfo.host = host_header;
+    /* lws 4.1 writes "Origin: http://" followed by this: give it the origin without its scheme
+     * (the server refuses a page whose Origin is not its own, and http://http://… is not). */
+    if (origin && !strncmp(origin, "http://", 7)) origin += 7;
     ccinfo.origin = origin;
     ccinfo.protocol = ws_protocol;
     ccinfo.ietf_version_or_minus_one = -1;

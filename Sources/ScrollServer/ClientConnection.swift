@@ -15,7 +15,6 @@ final class ClientConnection {
 
     /// Reassembly of fragmented messages.
     var rx: [UInt8] = []
-    var rxTooLarge = false
 
     static let maxPointersDown = 10
 

@@ -23,11 +23,12 @@ package struct OutboundQueue {
     private var control: [SharedPayload] = []
     /// Only the newest pong matters (round-trip measurement).
     private var pong: SharedPayload?
-    /// The newest applied input's echo, held until a frame goes (latest only).
-    private var applied: SharedPayload?
-    /// The echo of the input the frame just written is the first to show: written next, so the
-    /// frame itself waits for nothing (input-to-frame is then the echo's round trip plus drawing).
-    private var echoOfSentFrame: SharedPayload?
+    /// The newest applied input's client time, held until a frame goes (latest only).
+    private var applied: Double?
+    /// The client time of the input the frame just written is the first to show: its echo is
+    /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
+    /// round trip plus drawing). Its text is made then too, not before the frame.
+    private var echoOfSentFrame: Double?
     /// Whether the last message written was a frame (frames and the rest take turns).
     private var lastWasFrame = false
     /// Whether any frame was ever written: only the very first waits for semantics and presence
@@ -40,7 +41,7 @@ package struct OutboundQueue {
     private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
     package private(set) var frameSeq: UInt32 = 0
-    /// Set by a fatal refusal: the connection closes once control is flushed.
+    /// Set by a fatal refusal or the server stopping: the connection closes once control is flushed.
     private var closing: (code: UInt16, reason: String)?
     package private(set) var droppedControl = 0
     /// Bytes copied into payloads made for this client alone (control, pongs). Frames, events
@@ -75,7 +76,19 @@ package struct OutboundQueue {
         pong = nil
         applied = nil
         echoOfSentFrame = nil
-        closing = (1008, error.code.rawValue)
+        closing = (error.code.closeCode, error.code.rawValue)
+        return true
+    }
+
+    /// The server is stopping: what control is queued goes, then the close (1001); no more
+    /// room traffic. Returns false if the connection was closing already.
+    @discardableResult
+    package mutating func enqueueGoingAway() -> Bool {
+        guard closing == nil else { return false }
+        pong = nil
+        applied = nil
+        echoOfSentFrame = nil
+        closing = (CloseCode.goingAway, "going away")
         return true
     }
 
@@ -91,7 +104,7 @@ package struct OutboundQueue {
     @discardableResult
     package mutating func noteApplied(t: Double) -> Bool {
         guard closing == nil else { return false }
-        applied = payload(ServerMessage.applied(t: t))
+        applied = t
         return true
     }
 
@@ -121,9 +134,9 @@ package struct OutboundQueue {
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
-        if let echo = echoOfSentFrame {
+        if let t = echoOfSentFrame {
             echoOfSentFrame = nil
-            return .write(echo, .text)
+            return .write(payload(ServerMessage.applied(t: t)), .text)
         }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {

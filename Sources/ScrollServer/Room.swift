@@ -10,6 +10,10 @@ package final class Room: RoomFeed {
     var clients: [UInt64] = []
     /// Monotonic time of the last input, tick or join (idle rooms are evicted first).
     var lastActivity: Double
+    /// With a store: the settled state last handed to it, or the fresh scene's (nothing to save yet).
+    var savedSnapshot: String?
+    /// The store holds this room (it was restored, or saved since).
+    var isStored = false
 
     /// Free bytes in front of every payload, for the WebSocket header.
     private let headroom: Int
@@ -50,10 +54,12 @@ package final class Room: RoomFeed {
     /// True while the frame clock must tick for this room.
     var needsTick: Bool { dotsMoved || scene.isAnimating }
 
-    /// `client` joins the room: it gets a colour, everyone a new presence message.
-    package func join(_ client: String) {
-        presence.join(client)
+    /// `client` joins the room: it gets a colour (returned), everyone a new presence message.
+    @discardableResult
+    package func join(_ client: String) -> Color {
+        let color = presence.join(client)
         presenceChanged()
+        return color
     }
 
     /// `client` left: its pointers are let go (as lifted) and its colour freed. Returns the
@@ -102,11 +108,11 @@ package final class Room: RoomFeed {
             layers.append(Layer(id: UInt16(scene.widgets.count + 1), list: dots))
             let encoded = frames[i].encoder.encode(layers, time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
+            let headroom = headroom
             frames[i].frame = SharedFrame(
-                seq: encoded.seq,
-                full: SharedPayload(encoded.full, headroom: headroom),
-                delta: SharedPayload(encoded.delta, headroom: headroom),
-                changed: frames[i].frame == nil || encoded.changedLayers > 0)
+                seq: encoded.seq, delta: SharedPayload(encoded.delta, headroom: headroom),
+                changed: frames[i].frame == nil || encoded.changedLayers > 0,
+                full: { SharedPayload(encoded.full, headroom: headroom) })
             frames[i].renderedChange = changeCount
         }
         return frames[i].frame!

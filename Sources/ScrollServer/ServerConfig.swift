@@ -11,8 +11,16 @@ public struct ServerConfig: Sendable {
     public var maxQueuedEvents = 1024
     public var maxRooms = 256
     public var maxClients = 4096
+    /// With a store: most rooms kept in it, in memory or not (docs/STATE.md).
+    public var maxStoredRooms = 4096
     /// Directory for per-room input traces; nil: no recording.
     public var recordDirectory: String?
+    /// Web origins besides the server's own whose pages may open a WebSocket (`*`: any);
+    /// see `OriginPolicy`.
+    public var allowedOrigins: [String] = []
+    /// On stop, how long clients are given to answer the server's close (1001) before the
+    /// process exits anyway (s).
+    public var shutdownGrace = 1.0
 
     public init(publicDirectory: String) { self.publicDirectory = publicDirectory }
 }

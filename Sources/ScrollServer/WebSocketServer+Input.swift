@@ -89,7 +89,7 @@ extension WebSocketServer {
             return
         }
         let room: Room
-        if let existing = rooms[hello.room] {
+        if let existing = rooms[hello.room] ?? wakeRoom(hello.room, now: now) {
             // A room's scene is fixed when it is created; naming none means "whatever it shows".
             if let sceneName = hello.scene, sceneName != existing.scene.name {
                 refuse(
@@ -119,16 +119,18 @@ extension WebSocketServer {
             scene.dice.reseed(UInt64.random(in: 0...UInt64(Int64.max)))
             room = Room(name: hello.room, scene: scene, origin: now)
             rooms[hello.room] = room
+            noteFresh(room)
             traces?.created(room: room.name, scene: scene.name, seed: scene.dice.seed)
         }
         room.lastActivity = now
         client.room = room
         client.theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
         room.clients.append(client.id)
-        room.join(client.name)
+        let color = room.join(client.name)
         // Not subject to the control cap: without a welcome the page never starts.
         queue(
-            ServerMessage.welcome(client: client.name, room: room.name, scene: room.scene, theme: client.theme.name),
+            ServerMessage.welcome(
+                client: client.name, color: color, room: room.name, scene: room.scene, theme: client.theme.name),
             to: client, always: true)
         // Everyone else sees the newcomer in the next presence message.
         publish([], in: room)
@@ -136,11 +138,12 @@ extension WebSocketServer {
             "joined", metadata: ["client": "\(client.name)", "room": "\(room.name)", "scene": "\(room.scene.name)"])
     }
 
-    /// At the room limit, the empty room idle longest makes way (its state is dropped).
-    private func evictIdleRoom() -> Bool {
+    /// At the room limit, the empty room idle longest makes way (a store keeps its state).
+    func evictIdleRoom() -> Bool {
         guard let idle = rooms.values.filter({ $0.clients.isEmpty }).min(by: { $0.lastActivity < $1.lastActivity })
         else { return false }
         rooms[idle.name] = nil
+        retire(idle)
         logger.info("evicted idle room", metadata: ["room": "\(idle.name)"])
         return true
     }

@@ -13,6 +13,7 @@ public struct ServerStartError: Error, CustomStringConvertible {
 
 /// The libwebsockets bridge: one context, one service thread. Every method except
 /// `stop()` runs on that thread (lws calls are not thread-safe; `lws_cancel_service` is).
+/// Protocol 0 (HTTP: the page, upgrade checks) is in WebSocketServer+HTTP.swift.
 public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
@@ -20,31 +21,58 @@ public final class WebSocketServer: @unchecked Sendable {
     let scenes: SceneCatalog
     /// Appends each room's accepted input to a trace (`--record DIR`).
     let traces: TraceDirectory?
+    /// The static page (`--public`).
+    let files: StaticFiles
+    /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
+    let upgrades: UpgradeCheck
+    /// Rooms' settled state across restarts (`--state`); nil: none kept.
+    let state: RoomPersistence?
 
     private var context: OpaquePointer?
     private var timer: UnsafeMutablePointer<rs_timer>?
+    /// Wakes the service loop at the end of the shutdown grace (lws_service waits for events).
+    private var wakeTimer: UnsafeMutablePointer<rs_timer>?
     private var tickScheduled = false
     private let stopping = Atomic<Bool>(false)
+    /// Set on the service thread once `stop()` was seen: every connection is being closed.
+    private var shuttingDown = false
     private let contextBox = Mutex<ContextHandle?>(nil)
 
     var clients: [UInt64: ClientConnection] = [:]
     var rooms: [String: Room] = [:]
     private var nextClientID: UInt64 = 1
 
-    public init(config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard) throws {
+    public init(
+        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil
+    ) throws {
         self.config = config
         self.logger = logger
         self.scenes = scenes
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
+        do {
+            files = try StaticFiles(directory: config.publicDirectory)
+        } catch {
+            throw ServerStartError(description: error.description)
+        }
+        upgrades = UpgradeCheck(
+            origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
+        state = store.map {
+            RoomPersistence(writer: StateWriter(store: $0, logger: logger), maxStored: config.maxStoredRooms)
+        }
     }
+
+    /// lws allocates this much per connection at the handshake. Messages are small (a pointer move
+    /// is ~100 B); a longer one (up to `ClientMessageLimits.maxBytes`) arrives in pieces that
+    /// `receive` joins. It was the message cap, 17 KiB per client.
+    static let receiveBufferSize = 4096
 
     /// Binds the port and returns it (useful with port 0). Call `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
+        restoreRooms(now: MonotonicClock.now())
         let ctx = rs_create_context(
-            config.host, Int32(config.port), config.publicDirectory,
-            ProtocolVersion.subprotocol, wsCallback,
-            ClientMessageLimits.maxBytes + 1024,
+            config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
+            Self.receiveBufferSize,
             Unmanaged.passUnretained(self).toOpaque())
         guard let ctx else {
             throw ServerStartError(
@@ -53,21 +81,48 @@ public final class WebSocketServer: @unchecked Sendable {
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
         timer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        wakeTimer = rs_timer_new(nil)
         return Int(rs_listen_port(ctx))
     }
 
-    /// Services the context until `stop()`; then closes every connection.
+    /// Services the context until `stop()`, then shuts down (`shutDown`), destroys the context
+    /// and returns. The rooms are still there then, at rest as far as their clients left them,
+    /// for whatever must be kept after the process.
     public func run() {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
         }
-        if let timer { rs_timer_cancel(timer); free(timer) }
+        shutDown(context)
+        for t in [timer, wakeTimer] {
+            if let t { rs_timer_cancel(t); free(t) }
+        }
         timer = nil
+        wakeTimer = nil
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
+        closeState()
         logger.info("stopped")
+    }
+
+    /// Every client is sent a close frame, 1001 "going away" (the page says the server is
+    /// restarting and reconnects), and the context is serviced until all have answered or
+    /// `config.shutdownGrace` passed: a stop takes at most that long, not a TCP reset.
+    private func shutDown(_ context: OpaquePointer) {
+        shuttingDown = true
+        let open = clients.count
+        for client in clients.values { goAway(client) }
+        let deadline = MonotonicClock.now() + config.shutdownGrace
+        if let wakeTimer { rs_timer_schedule(context, wakeTimer, wakeCallback, Int64(config.shutdownGrace * 1e6)) }
+        while !clients.isEmpty && MonotonicClock.now() < deadline {
+            if lws_service(context, 0) < 0 { break }
+        }
+        logger.info("shut down", metadata: ["clients": "\(open)", "unanswered": "\(clients.count)"])
+    }
+
+    private func goAway(_ client: ClientConnection) {
+        if client.outbound.enqueueGoingAway() { lws_callback_on_writable(client.wsi) }
     }
 
     /// Safe from any thread (signal handlers).
@@ -95,7 +150,9 @@ public final class WebSocketServer: @unchecked Sendable {
                     now: MonotonicClock.now()),
                 outbound: OutboundQueue(headroom: SharedPayload.lwsHeadroom, maxQueuedEvents: config.maxQueuedEvents))
             clients[id] = client
-            if clients.count > config.maxClients {
+            if shuttingDown {
+                goAway(client)
+            } else if clients.count > config.maxClients {
                 refuse(
                     client, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"),
                     fatal: true)
@@ -124,20 +181,19 @@ public final class WebSocketServer: @unchecked Sendable {
     private func receive(_ client: ClientConnection, _ input: UnsafeMutableRawPointer?, _ len: Int) {
         // A connection being closed (fatal refusal) gets no further say in any room.
         guard !client.outbound.isClosing else { return }
-        if lws_is_first_fragment(client.wsi) != 0 {
-            client.rx.removeAll(keepingCapacity: true)
-            client.rxTooLarge = false
-        }
+        if lws_is_first_fragment(client.wsi) != 0 { client.rx.removeAll(keepingCapacity: true) }
         if client.rx.count + len > ClientMessageLimits.maxBytes {
-            client.rxTooLarge = true
-        } else if let input, len > 0 {
-            client.rx.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
+            // Refused as soon as it is too large, not once the rest has been read (closes 1009).
+            client.rx = []
+            refuse(
+                client, ProtocolError(.tooLarge, "a message may be at most \(ClientMessageLimits.maxBytes) bytes"),
+                fatal: true)
+            return
         }
+        if let input, len > 0 { client.rx.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len)) }
         guard lws_is_final_fragment(client.wsi) != 0, lws_remaining_packet_payload(client.wsi) == 0 else { return }
         defer { client.rx.removeAll(keepingCapacity: client.rx.capacity <= 4096) }
-        if client.rxTooLarge {
-            refuse(client, ProtocolError(.tooLarge, "message exceeds \(ClientMessageLimits.maxBytes) bytes"))
-        } else if lws_frame_is_binary(client.wsi) != 0 {
+        if lws_frame_is_binary(client.wsi) != 0 {
             refuse(client, ProtocolError(.unsupported, "binary messages are not accepted; send JSON text"))
         } else {
             handleMessage(client, String(decoding: client.rx, as: UTF8.self))
@@ -193,6 +249,7 @@ public final class WebSocketServer: @unchecked Sendable {
             lws_callback_on_writable(client.wsi)
         }
         if room.needsTick { ensureTicking() }
+        if events.contains(where: \.settles) { persist(room) }
     }
 
     /// One message per writable callback; asks for another while anything is pending.
@@ -253,6 +310,19 @@ private func wsCallback(
     guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else { return 0 }
     return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, len)
 }
+
+private func httpCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else {
+        return lws_callback_http_dummy(wsi, reason, user, input, len)
+    }
+    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handleHTTP(wsi, reason, user, input, len)
+}
+
+/// Does nothing: firing is enough to end a wait in lws_service.
+private func wakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = rs_timer_owner(sul) else { return }

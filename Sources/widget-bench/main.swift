@@ -27,3 +27,6 @@ if args.first == "fan-out" {
     print("usage: widget-bench [fan-out FRAMES]")
     exit(2)
 }
+
+// 5. Bytes per frame for each widget while it moves (issue 13, item 4).
+printBytesPerWidget()

@@ -14,7 +14,7 @@ final class ServerChild {
         process.arguments =
             [
                 "--host", "127.0.0.1", "--port", "0", "--max-clients", "\(maxClients)",
-                "--max-rooms", "\(maxRooms)", "--log-level", "warning",
+                "--max-rooms", "\(maxRooms)", "--log-level", "warning", "--state", "none",
             ] + (publicDirectory.map { ["--public", $0] } ?? [])
         let stdout = Pipe()
         process.standardOutput = stdout

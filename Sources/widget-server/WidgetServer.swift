@@ -34,6 +34,16 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
     var record: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Also let pages from ORIGIN (scheme://host[:port], or * for any) open a WebSocket; repeatable.",
+            discussion:
+                "Without it only the server's own pages may (a client that sends no Origin is not a browser and may).",
+            valueName: "origin"))
+    var allowOrigin: [String] = []
+    @Option(help: "SQLite file keeping each room's settled state across restarts, or none.")
+    var state = "widget-state.sqlite"
+
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
 
@@ -41,6 +51,10 @@ struct WidgetServer: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
         guard maxRooms >= 1, maxClients >= 1 else { throw ValidationError("--max-rooms and --max-clients must be ≥ 1") }
+        if let problem = allowOrigin.lazy.compactMap(OriginPolicy.problem).first {
+            throw ValidationError("--allow-origin: \(problem)")
+        }
+        guard !state.isEmpty else { throw ValidationError("--state needs a file path, or none") }
     }
 
     func run() throws {
@@ -56,8 +70,11 @@ struct WidgetServer: ParsableCommand {
         config.recordDirectory = record
         config.maxRooms = maxRooms
         config.maxClients = maxClients
+        config.allowedOrigins = allowOrigin
 
-        let server = try WebSocketServer(config: config, logger: logger)
+        // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
+        let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)
+        let server = try WebSocketServer(config: config, logger: logger, store: store)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host
         // Tests wait for this exact line.

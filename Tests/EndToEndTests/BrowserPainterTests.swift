@@ -21,6 +21,9 @@ import Testing
         l.fillCircle(center: Point(x: 1, y: 1), radius: 2)
         l.fillPolygon([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 0, y: 1)])
         l.save(); l.scroll(); l.line(4, 0, 4, 5); l.restore()
+        l.lineRun(0.5, 1, 0.5, 6.25, dx: 10, dy: 0.5, count: 12, skipEvery: 5, skipPhase: 3)
+        l.fillPolygonSmall(
+            center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
         l.restore()
         l.save()  // left open on purpose
         return l
@@ -62,6 +65,10 @@ import Testing
                 ]
             case .owner: return []  // no call: it decides whether what follows is painted
             case .scroll: return ["translate(\(n(offset.x)),\(n(offset.y)))"]
+            case .lineRun(let run):
+                return ["beginPath()"]
+                    + run.lines.flatMap { x0, y0, x1, y1 in ["moveTo(\(n(x0)),\(n(y0)))", "lineTo(\(n(x1)),\(n(y1)))"] }
+                    + ["stroke()"]
             }
         }
     }

@@ -198,6 +198,26 @@ import Testing
         #expect(try string(b, "document.getElementById('people-count').textContent") == "1 here")
     }
 
+    @Test(
+        "a crowded room: 17 others joined first; the page, not listed by name, shows 18 here, its own chip first in its colour, +11"
+    )
+    func crowdedRoom() throws {
+        let server = try ServerProcess()
+        let others = try (1...17).map { _ in try WireClient(server, room: "crowd") }
+        defer { withExtendedLifetime(others) {} }
+        let page = try open(server, "?room=crowd")
+        defer { page.close() }
+        try page.waitFor("\(Self.root).people === '18'", timeout: 5)
+        let own = try #require(try string(page, "\(Self.root).client"))
+        // The 18th to join takes slot 17: palette[17 % 8], the second colour.
+        #expect(try string(page, "\(Self.root).color") == Self.second)
+        #expect(try string(page, "document.getElementById('people-count').textContent") == "18 here")
+        let shown = try chips(page)
+        #expect(shown.count == 7 && shown.first == "\(own) you", "\(shown)")
+        #expect(Array(shown.dropFirst()) == others.prefix(6).map(\.id), "\(shown)")
+        #expect(try string(page, "document.querySelector('#people li.more')?.textContent") == "+11")
+    }
+
     @Test("hover is sent at most 30 times a second, the newest position last; never while a button is down")
     func hoverRate() throws {
         let server = try ServerProcess()

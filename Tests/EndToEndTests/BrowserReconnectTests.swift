@@ -33,7 +33,9 @@ import Testing
         })();
         """
 
-    @Test("the server stops: “Offline — retrying”; a new server on the same port: welcomed again, painting again")
+    @Test(
+        "the server stops (1001): “Server restarting — reconnecting”; a new server on the same port: welcomed again, painting again"
+    )
     func reconnectAfterRestart() throws {
         var server = try ServerProcess()
         let port = server.port
@@ -51,10 +53,14 @@ import Testing
         try b.key("PageUp")
         try b.waitFor("\(Self.ruler) === 73.5", timeout: 5)
 
+        // SIGTERM: the server closes every connection with 1001 going away before it exits.
         server.stop()
         try b.waitFor("link.states.some(s => s.startsWith('offline|'))", timeout: 10)
         let offline = try b.evaluate("link.states.find(s => s.startsWith('offline|'))") as? String ?? ""
-        #expect(offline.hasPrefix("offline|Offline — retrying"), "status while the server is gone: \(offline)")
+        #expect(
+            offline.hasPrefix("offline|Server restarting — reconnecting in"),
+            "status while the server is gone: \(offline)")
+        #expect(try b.evaluate("\(Self.root).closeCode") as? String == "1001")
         #expect(try b.evaluate("document.getElementById('status').hidden") as? Bool == false)
         // On a phone the longer status gives way rather than covering the switches.
         let gap = try b.evaluate(
@@ -94,5 +100,21 @@ import Testing
             colours.count == 2 && colours.allSatisfy { $0 >= 3 }, "colours in the ruler and readout bands: \(colours)")
         try b.saveScreenshot("reconnect-reconnected")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
+    }
+
+    @Test("the server is killed (no close frame, 1006): “Offline — retrying”")
+    func offlineWhenKilled() throws {
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        try b.setViewport(width: 390, height: 844, deviceScaleFactor: 1)
+        try b.call("Page.addScriptToEvaluateOnNewDocument", ["source": Self.recorder])
+        try b.navigate(server.httpURL + "?room=killed")
+        try b.waitFor("\(Self.root).connection === 'open' && link.welcomes.length === 1", timeout: 10)
+        server.send(signal: SIGKILL)
+        try b.waitFor("link.states.some(s => s.startsWith('offline|'))", timeout: 10)
+        let offline = try b.evaluate("link.states.find(s => s.startsWith('offline|'))") as? String ?? ""
+        #expect(offline.hasPrefix("offline|Offline — retrying in"), "status after a crash: \(offline)")
+        #expect(try b.evaluate("\(Self.root).closeCode") as? String == "1006")
     }
 }

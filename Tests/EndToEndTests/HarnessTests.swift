@@ -370,7 +370,8 @@ struct ServerProcessHarnessTests {
         #expect(server.port == 4567)
         #expect(server.httpURL == "http://127.0.0.1:4567/")
         #expect(server.wsURL == "ws://127.0.0.1:4567/")
-        #expect(server.output.contains("args: --host 127.0.0.1 --port 0 --extra"))
+        // Without a --state of their own, test servers keep no state: parallel tests share no file.
+        #expect(server.output.contains("args: --host 127.0.0.1 --port 0 --extra --state none"))
         server.stop()
         #expect(server.hasExited)
     }

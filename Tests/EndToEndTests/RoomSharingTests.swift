@@ -57,6 +57,9 @@ import WebSocketClient
         expectJoinOrder(c)
         let three = [member(a, slot: 0), member(b, slot: 1), member(c, slot: 2)]
         #expect(c.presences.first == three)
+        // Each learns its own colour from its welcome too; the count is everyone.
+        #expect([a.color, b.color, c.color] == three.map(\.color))
+        #expect(c.presenceCounts.first == 3)
         for x in [a, b] { try x.receive(until: "presence with c") { x.presences.last == three } }
 
         b.socket.close()
@@ -178,7 +181,7 @@ import WebSocketClient
             try s.join(room: "slow")
             return s
         }
-        try reader.receive(until: "all 18 in presence") { reader.presences.last?.count == 18 }
+        try reader.receive(until: "all 18 in presence") { reader.presenceCounts.last == 18 }
         try reader.receiveUntilIdle()
         let before = try #require(server.residentKiB())
         let lastBefore = try #require(reader.frames.last).seq

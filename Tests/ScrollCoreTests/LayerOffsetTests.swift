@@ -37,6 +37,18 @@ import Testing
                 == DecodedFrame.Layer(id: 1, ops: b.bytes, offset: Point(x: -7.5, y: 2)))
     }
 
+    @Test("a frame's full form, made when asked, is that frame's: every layer's ops and offset, whatever came after")
+    func fullOnDemand() throws {
+        var encoder = FrameEncoder()
+        let first = encoder.encode([Layer(id: 1, list: Self.list(1)), Layer(id: 2, list: Self.list(2))], time: 1)
+        _ = encoder.encode([Layer(id: 1, list: Self.list(9), offset: Point(x: -3, y: 0))], time: 2)
+        let full = try DecodedFrame(first.full)
+        #expect(!full.isDelta && full.seq == 1 && full.time == 1)
+        #expect(full.layers.map(\.id) == [1, 2])
+        #expect(full.layers.map(\.ops) == [Self.list(1).bytes, Self.list(2).bytes])
+        #expect(full.layers.allSatisfy { $0.offset == .zero })
+    }
+
     @Test("an offset that only differs beyond float32 is kept, not moved")
     func float32Offsets() {
         var encoder = FrameEncoder()

@@ -33,14 +33,33 @@ import Testing
         #expect(Set(p.members.prefix(8).map(\.color)).count == 8)
     }
 
-    @Test("the presence message lists everyone in join order with #RRGGBB colours")
+    @Test("the presence message lists clients in join order with #RRGGBB colours, and how many there are")
     func message() {
         var p = Presence()
         p.join("c7")
         p.join("c2")
         #expect(
             ServerMessage.presence(p)
-                == ##"{"type":"presence","clients":[{"id":"c7","color":"#1C7ED6"},{"id":"c2","color":"#E8590C"}]}"##)
+                == ##"{"type":"presence","clients":[{"id":"c7","color":"#1C7ED6"},{"id":"c2","color":"#E8590C"}],"count":2}"##
+        )
+    }
+
+    @Test("a crowded room's presence message names the first 16 and counts everyone: small however many join")
+    func crowded() throws {
+        var p = Presence()
+        for i in 1...4000 { p.join("c\(i)") }
+        let text = ServerMessage.presence(p)
+        #expect(text.utf8.count < 1024, "\(text.utf8.count) B")
+        let json = try JSONParser.parse(text)
+        guard case .object(let fields) = json, case .array(let listed)? = fields.first(where: { $0.0 == "clients" })?.1
+        else {
+            Issue.record("\(text)")
+            return
+        }
+        #expect(listed.count == 16)
+        #expect(fields.contains { $0.0 == "count" && $0.1 == 4000 })
+        #expect(text.contains(##"{"id":"c1","color":"#1C7ED6"}"##) && text.contains(##""id":"c16""##))
+        #expect(!text.contains(##""id":"c17""##))
     }
 
     @Test("a dot follows hover and a pointer's samples; hover out and a lifted touch remove it; a mouse up keeps it")

@@ -78,6 +78,11 @@ struct ScreenGeometry {
             case .setFill, .setAlpha, .owner: other.append("\(op)")
             case let .line(x0, y0, x1, y1):
                 lines.append(Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
+            case .lineRun(let run):
+                for (x0, y0, x1, y1) in run.lines {
+                    lines.append(
+                        Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
+                }
             case let .text(s, x, y, _, _, _, _): texts.append(Text(text: s, x: x + shift.x, y: y + shift.y))
             default:
                 // Shapes: the ruler draws them (background, pointer) outside its scrolled part.

@@ -86,7 +86,7 @@ struct OutboundControlTests {
         #expect(q.droppedControl == 0)
         #expect(
             drain(&q, room: nil) == (1...32).map { "error \($0)" } + [
-                "welcome", "fatal server_full", "close 1008 server_full",
+                "welcome", "fatal server_full", "close 1013 server_full",
             ])
     }
 
@@ -108,7 +108,8 @@ struct OutboundControlTests {
         #expect(drain(&q, room: nil) == ["fatal protocol_mismatch", "close 1008 protocol_mismatch"])
     }
 
-    @Test("a fatal error follows what is queued, then the connection closes (1008, the code) without room traffic")
+    @Test(
+        "a fatal error follows what is queued, then the connection closes (1013 for server_full) without room traffic")
     func closeAfterFlush() {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
@@ -118,7 +119,43 @@ struct OutboundControlTests {
         let fatalQueued = q.enqueueFatal(ProtocolError(.serverFull, "full"))
         #expect(fatalQueued)
         #expect(q.isClosing)
-        #expect(drain(&q, room: room) == ["welcome", "error 1", "fatal server_full", "close 1008 server_full"])
+        #expect(drain(&q, room: room) == ["welcome", "error 1", "fatal server_full", "close 1013 server_full"])
+    }
+
+    @Test(
+        "each fatal error closes with its RFC 6455 code: too_large 1009, server_full 1013, the rest 1008",
+        arguments: [
+            (ProtocolError.Code.tooLarge, 1009), (.serverFull, 1013), (.protocolMismatch, 1008),
+            (.slowConsumer, 1008), (.unknownScene, 1008), (.sceneMismatch, 1008),
+        ] as [(ProtocolError.Code, Int)])
+    func closeCodes(code: ProtocolError.Code, close: Int) {
+        var q = makeQueue()
+        q.enqueueFatal(ProtocolError(code, "x"))
+        #expect(drain(&q, room: nil) == ["fatal \(code.rawValue)", "close \(close) \(code.rawValue)"])
+    }
+
+    @Test("stopping: queued control goes, then close 1001 going away; no pong, echo or room traffic")
+    func goingAway() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        q.enqueueControl("welcome", always: true)
+        q.enqueue(batch("A"))
+        q.enqueuePong("pong 1")
+        let queued = q.enqueueGoingAway()
+        #expect(queued)
+        #expect(q.isClosing)
+        let pongQueued = q.enqueuePong("pong 2")
+        #expect(!pongQueued)
+        #expect(drain(&q, room: room) == ["welcome", "close 1001 going away"])
+    }
+
+    @Test("stopping after a fatal error keeps the fatal error's close")
+    func goingAwayAfterFatal() {
+        var q = makeQueue()
+        q.enqueueFatal(ProtocolError(.protocolMismatch, "reload"))
+        let queued = q.enqueueGoingAway()
+        #expect(!queued)
+        #expect(drain(&q, room: nil) == ["fatal protocol_mismatch", "close 1008 protocol_mismatch"])
     }
 
     @Test("after a fatal error a second one and further events are not queued")

@@ -17,6 +17,8 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case setAlpha = 0x0E  // alpha (0…1)
     case owner = 0x0F  // byteCount u8, UTF-8 client id (0 bytes: no owner)
     case scroll = 0x10  // — (translate by the layer's offset)
+    case lineRun = 0x11  // x0, y0, x1, y1, dx, dy, count u16, skipEvery u8, skipPhase u8
+    case fillPolygonSmall = 0x12  // cx, cy, unit, count u8, then count × (x i8, y i8)
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -62,10 +64,34 @@ public struct DisplayList: Sendable, Equatable {
         op(.line); f(x0); f(y0); f(x1); f(y1)
     }
 
+    /// `count` copies of the line (x0, y0)–(x1, y1), copy i shifted by i·(dx, dy), leaving out
+    /// the copies whose i % `skipEvery` == `skipPhase` (skipEvery 0: none): a ruler's minor ticks
+    /// in 29 bytes instead of 17 per tick.
+    public mutating func lineRun(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, dx: Double, dy: Double,
+        count: Int, skipEvery: Int = 0, skipPhase: Int = 0
+    ) {
+        precondition((0...Int(UInt16.max)).contains(count), "a line run has at most 65535 lines")
+        precondition((0...255).contains(skipEvery) && (0...255).contains(skipPhase), "skip fields are u8")
+        op(.lineRun); f(x0); f(y0); f(x1); f(y1); f(dx); f(dy)
+        u16(UInt16(count)); bytes.append(UInt8(skipEvery)); bytes.append(UInt8(skipPhase))
+    }
+
     public mutating func fillPolygon(_ points: [Point]) {
         precondition(points.count <= 255, "polygon has more than 255 points")
         op(.fillPolygon); bytes.append(UInt8(points.count))
         for p in points { f(p.x); f(p.y) }
+    }
+
+    /// A filled polygon of small integer points around (cx, cy): point i is at
+    /// (cx + x·unit, cy + y·unit), 2 bytes a point instead of 8 (the carousel's glyphs, whose
+    /// shapes are fixed and only move and scale).
+    public mutating func fillPolygonSmall(center: Point, unit: Double, points: [(x: Int8, y: Int8)]) {
+        precondition(points.count <= 255, "polygon has more than 255 points")
+        op(.fillPolygonSmall); f(center.x); f(center.y); f(unit); bytes.append(UInt8(points.count))
+        for p in points {
+            bytes.append(UInt8(bitPattern: p.x)); bytes.append(UInt8(bitPattern: p.y))
+        }
     }
 
     public mutating func text(

@@ -18,6 +18,30 @@ public enum DecodedOp: Sendable, Equatable {
     case owner(String)
     /// Translate by the layer's offset (`Layer.offset`).
     case scroll
+    case lineRun(LineRun)
+}
+
+/// `DisplayList.lineRun`'s operands.
+public struct LineRun: Sendable, Equatable {
+    public var x0, y0, x1, y1, dx, dy: Double
+    public var count, skipEvery, skipPhase: Int
+
+    public init(
+        x0: Double, y0: Double, x1: Double, y1: Double, dx: Double, dy: Double,
+        count: Int, skipEvery: Int = 0, skipPhase: Int = 0
+    ) {
+        (self.x0, self.y0, self.x1, self.y1, self.dx, self.dy) = (x0, y0, x1, y1, dx, dy)
+        (self.count, self.skipEvery, self.skipPhase) = (count, skipEvery, skipPhase)
+    }
+
+    /// The lines drawn, in order: (x0, y0, x1, y1) each.
+    public var lines: [(Double, Double, Double, Double)] {
+        (0..<count).compactMap { i in
+            if skipEvery > 0 && i % skipEvery == skipPhase { return nil }
+            let sx = Double(i) * dx, sy = Double(i) * dy
+            return (x0 + sx, y0 + sy, x1 + sx, y1 + sy)
+        }
+    }
 }
 
 public struct DisplayListDecodingError: Error, Equatable, CustomStringConvertible {
@@ -96,6 +120,25 @@ public enum DisplayListDecoder {
                 let n = Int(try r.u8())
                 ops.append(.owner(String(decoding: try r.take(n), as: UTF8.self)))
             case .scroll: ops.append(.scroll)
+            case .fillPolygonSmall:
+                let cx = try r.f32(), cy = try r.f32(), unit = try r.f32()
+                let n = Int(try r.u8())
+                var pts: [Point] = []
+                for _ in 0..<n {
+                    let x = Double(Int8(bitPattern: try r.u8())), y = Double(Int8(bitPattern: try r.u8()))
+                    pts.append(Point(x: cx + x * unit, y: cy + y * unit))
+                }
+                // Drawn as any polygon: readers need not know the compact form.
+                ops.append(.fillPolygon(pts))
+            case .lineRun:
+                let x0 = try r.f32(), y0 = try r.f32(), x1 = try r.f32(), y1 = try r.f32()
+                let dx = try r.f32(), dy = try r.f32()
+                let count = Int(try r.u16()), every = Int(try r.u8()), phase = Int(try r.u8())
+                ops.append(
+                    .lineRun(
+                        LineRun(
+                            x0: x0, y0: y0, x1: x1, y1: y1, dx: dx, dy: dy, count: count, skipEvery: every,
+                            skipPhase: phase)))
             }
         }
         return ops

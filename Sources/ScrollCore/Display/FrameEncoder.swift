@@ -9,16 +9,29 @@ public struct Layer: Sendable, Equatable {
     }
 }
 
-/// A rendered frame, encoded twice: `full` stands alone; `delta` sends only the
-/// layers that changed since frame `seq − 1` (the rest as "keep"). The server picks
-/// per client — delta only for a client whose last frame was exactly `seq − 1`,
-/// so "latest wins" skipping never leaves a client with a stale layer.
+/// A rendered frame, two ways: `full` stands alone; `delta` sends only the layers that
+/// changed since frame `seq − 1` (the rest as "keep"). The server picks per client — delta
+/// only for a client whose last frame was exactly `seq − 1`, so "latest wins" skipping never
+/// leaves a client with a stale layer.
 public struct EncodedFrame: Sendable {
     public var seq: UInt32
-    public var full: [UInt8]
+    public var time: Double
     public var delta: [UInt8]
     /// Layers whose ops or offset differ from frame `seq − 1` (0: the frame looks the same).
     public var changedLayers: Int
+    /// What `full` is made of (shared buffers, not copies).
+    public var layers: [Layer]
+
+    /// Built when asked: most frames only ever go out as deltas, and a full frame is every
+    /// layer's ops copied again.
+    public var full: [UInt8] {
+        var full = FrameEncoder.header(seq: seq, flags: 0, time: time, count: layers.count)
+        for layer in layers {
+            FrameEncoder.appendLayer(
+                &full, id: layer.id, dx: Float(layer.offset.x), dy: Float(layer.offset.y), ops: layer.list.bytes)
+        }
+        return full
+    }
 }
 
 public enum FrameFormat {
@@ -41,15 +54,13 @@ public struct FrameEncoder: Sendable {
 
     public mutating func encode(_ layers: [Layer], time: Double) -> EncodedFrame {
         seq &+= 1
-        var full = header(flags: 0, time: time, count: layers.count)
-        var delta = header(flags: FrameFormat.flagDelta, time: time, count: layers.count)
+        var delta = Self.header(seq: seq, flags: FrameFormat.flagDelta, time: time, count: layers.count)
         var changed = 0
         var next: [UInt16: (ops: [UInt8], dx: Float, dy: Float)] = [:]
         next.reserveCapacity(layers.count)
         for layer in layers {
             let ops = layer.list.bytes
             let dx = Float(layer.offset.x), dy = Float(layer.offset.y)
-            appendLayer(&full, id: layer.id, dx: dx, dy: dy, ops: ops)
             if let old = previous[layer.id], old.ops == ops {
                 append16(&delta, layer.id)
                 if old.dx.bitPattern == dx.bitPattern && old.dy.bitPattern == dy.bitPattern {
@@ -60,17 +71,17 @@ public struct FrameEncoder: Sendable {
                     changed += 1
                 }
             } else {
-                appendLayer(&delta, id: layer.id, dx: dx, dy: dy, ops: ops)
+                Self.appendLayer(&delta, id: layer.id, dx: dx, dy: dy, ops: ops)
                 changed += 1
             }
             next[layer.id] = (ops, dx, dy)
         }
         let removed = previous.keys.filter { next[$0] == nil }.count
         previous = next
-        return EncodedFrame(seq: seq, full: full, delta: delta, changedLayers: changed + removed)
+        return EncodedFrame(seq: seq, time: time, delta: delta, changedLayers: changed + removed, layers: layers)
     }
 
-    private func header(flags: UInt8, time: Double, count: Int) -> [UInt8] {
+    static func header(seq: UInt32, flags: UInt8, time: Double, count: Int) -> [UInt8] {
         var b: [UInt8] = [FrameFormat.kind, UInt8(ProtocolVersion.current), flags, 0]
         b.reserveCapacity(1024)
         append32(&b, seq)
@@ -80,7 +91,7 @@ public struct FrameEncoder: Sendable {
         return b
     }
 
-    private func appendLayer(_ b: inout [UInt8], id: UInt16, dx: Float, dy: Float, ops: [UInt8]) {
+    static func appendLayer(_ b: inout [UInt8], id: UInt16, dx: Float, dy: Float, ops: [UInt8]) {
         append16(&b, id); b.append(FrameFormat.layerOps)
         append32(&b, dx.bitPattern); append32(&b, dy.bitPattern)
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)

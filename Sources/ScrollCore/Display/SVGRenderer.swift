@@ -125,7 +125,9 @@ private struct SVGWriter {
         case let .fillCircle(c, radius):
             out += "<circle cx=\"\(n(c.x))\" cy=\"\(n(c.y))\" r=\"\(n(abs(radius)))\"\(fill)/>\n"
         case let .line(x0, y0, x1, y1):
-            out += "<line x1=\"\(n(x0))\" y1=\"\(n(y0))\" x2=\"\(n(x1))\" y2=\"\(n(y1))\"\(stroke)/>\n"
+            line(x0, y0, x1, y1, into: &out)
+        case .lineRun(let run):
+            for (x0, y0, x1, y1) in run.lines { line(x0, y0, x1, y1, into: &out) }
         case .fillPolygon(let points):
             let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
             out += "<polygon points=\"\(list)\"\(fill)/>\n"
@@ -155,6 +157,10 @@ private struct SVGWriter {
 
     private func close(_ count: Int, into out: inout String) {
         for _ in 0..<count { out += "</g>\n" }
+    }
+
+    private func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, into out: inout String) {
+        out += "<line x1=\"\(n(x0))\" y1=\"\(n(y0))\" x2=\"\(n(x1))\" y2=\"\(n(y1))\"\(stroke)/>\n"
     }
 
     private var fill: String { paint("fill", state.fill) }

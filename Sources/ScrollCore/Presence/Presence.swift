@@ -10,6 +10,8 @@ public struct Presence: Sendable {
         Color(hex: 0x1C7ED6), Color(hex: 0xE8590C), Color(hex: 0x2F9E44), Color(hex: 0xAE3EC9),
         Color(hex: 0xE03131), Color(hex: 0x0C8599), Color(hex: 0xF08C00), Color(hex: 0x6741D9),
     ]
+    /// Clients a presence message lists by name (the page shows at most 8 chips); `count` gives the rest.
+    public static let listed = 16
     public static let outlineWidth = 2.0
     public static let dotRadius = 5.0
     /// A white ring around the dot keeps it visible over any colour.

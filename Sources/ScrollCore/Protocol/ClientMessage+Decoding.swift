@@ -1,7 +1,7 @@
 /// Reading client messages (docs/PROTOCOL.md, "Client → server"): every refusal has a
 /// stable code and names the field at fault, e.g. `pointer.x must be a finite number
 /// within ±1000000`. Unknown fields are ignored.
-extension ClientMessage: Decodable {
+extension ClientMessage {
     public static func parse(_ text: String) -> Result<ClientMessage, ProtocolError> {
         guard text.utf8.count <= ClientMessageLimits.maxBytes else {
             return .failure(
@@ -9,7 +9,7 @@ extension ClientMessage: Decodable {
                     .tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
         }
         do {
-            return .success(try JSONObjectDecoder.decode(ClientMessage.self, from: text))
+            return .success(try JSONObjectDecoder.decode(from: text, ClientMessage.init(fields:)))
         } catch {
             switch error {
             case .notJSON: return .failure(ProtocolError(.badJSON, "message is not valid JSON"))
@@ -21,8 +21,7 @@ extension ClientMessage: Decodable {
         }
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try JSONObjectDecoder.fields(decoder)
+    init(fields c: JSONFields) throws {
         let type: String
         do {
             type = try c.required("type", FieldRules.text)
@@ -62,7 +61,7 @@ extension ClientMessage: Decodable {
 }
 
 extension ClientMessage.Hello {
-    init(_ c: FieldContainer) throws(FieldError) {
+    init(_ c: JSONFields) throws(FieldError) {
         version = try c.required("protocol", FieldRule.integer(in: 0...1_000_000))
         room = try c.optional("room", FieldRule.identifier) ?? ClientMessageLimits.defaultRoom
         theme = try c.optional("theme", FieldRules.themeName) ?? Theme.light.name
@@ -72,7 +71,7 @@ extension ClientMessage.Hello {
 }
 
 extension ClientMessage.Action {
-    init(_ c: FieldContainer) throws(FieldError) {
+    init(_ c: JSONFields) throws(FieldError) {
         widget = try c.optional("widget", FieldRules.widgetID)
         action = try c.required("action", FieldRules.actionName)
         args = try c.optional("args", FieldRules.actionArgs) ?? [:]
@@ -81,7 +80,7 @@ extension ClientMessage.Action {
 }
 
 extension ClientMessage.Pointer {
-    init(_ c: FieldContainer) throws(FieldError) {
+    init(_ c: JSONFields) throws(FieldError) {
         phase = try c.required("phase", FieldRules.pointerPhase)
         id = try c.required("id", FieldRules.pointerID)
         pointerType = try c.optional("pointerType", FieldRules.text) ?? "mouse"
@@ -101,7 +100,7 @@ extension ClientMessage.Pointer {
 }
 
 extension ClientMessage.Wheel {
-    init(_ c: FieldContainer) throws(FieldError) {
+    init(_ c: JSONFields) throws(FieldError) {
         x = try c.required("x", FieldRules.coordinate)
         y = try c.required("y", FieldRules.coordinate)
         dx = try c.required("dx", FieldRules.wheelDelta)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A field that broke its rule. Each format names fields its own way (`pointer.x` on the
 /// wire, `"x"` in a trace line); the rest of the sentence is the rule's.
 public struct FieldError: Error, Sendable, Equatable {
@@ -25,28 +23,18 @@ public struct FieldError: Error, Sendable, Equatable {
     }
 }
 
-/// Any field name of a JSON object.
-public struct FieldKey: CodingKey, Hashable, Sendable {
-    public var stringValue: String
-    public init(_ name: String) { stringValue = name }
-    public init(stringValue: String) { self.stringValue = stringValue }
-    public var intValue: Int? { nil }
-    public init?(intValue: Int) { nil }
-}
+/// The fields of one JSON object, read through rules. Unknown fields are never read; a field
+/// given twice counts once, the first time.
+public struct JSONFields: Sendable {
+    public let fields: [(String, JSONValue)]
 
-public typealias FieldContainer = KeyedDecodingContainer<FieldKey>
+    public init(_ fields: [(String, JSONValue)]) { self.fields = fields }
 
-extension KeyedDecodingContainer where Key == FieldKey {
-    /// The field checked against `rule`; nil when absent or null. Unknown fields are never read.
+    /// The field checked against `rule`; nil when absent or null.
     public func optional<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>) throws(FieldError) -> Value? {
-        let raw: Raw?
-        do {
-            raw = try decodeIfPresent(Raw.self, forKey: FieldKey(name))
-        } catch {
-            // Wrong JSON type (a boolean for a number, …) or a number beyond a Double.
-            throw FieldError(field: name, .invalid(rule.expectation))
-        }
-        guard let raw else { return nil }
+        guard let json = fields.first(where: { $0.0 == name })?.1, json != .null else { return nil }
+        // Wrong JSON type (a boolean for a number, …).
+        guard let raw = Raw(json: json) else { throw FieldError(field: name, .invalid(rule.expectation)) }
         guard let value = rule.validate(raw) else {
             let given = (raw as? String).map { ", not \"\($0.prefix(40))\"" } ?? ""
             throw FieldError(field: name, .invalid(rule.expectation + given))
@@ -64,42 +52,31 @@ extension KeyedDecodingContainer where Key == FieldKey {
     }
 }
 
-/// Decodes one JSON object of text, telling bad JSON and a non-object apart from a field's
+/// Reads one JSON object of text, telling bad JSON and a non-object apart from a field's
 /// error, for formats that word them differently.
 public enum JSONObjectDecoder {
     public enum Failure: Error {
         case notJSON
         case notObject
         case field(FieldError)
-        /// An error the type's own decoding threw (e.g. an unknown message type).
+        /// An error the type's own reading threw (e.g. an unknown message type).
         case other(any Error)
     }
 
-    private struct NotAnObject: Error {}
-
-    private static let decoder = JSONDecoder()
-
-    public static func decode<T: Decodable>(_ type: T.Type, from text: String) throws(Failure) -> T {
+    public static func decode<T>(from text: String, _ make: (JSONFields) throws -> T) throws(Failure) -> T {
+        let json: JSONValue
         do {
-            return try decoder.decode(T.self, from: Data(text.utf8))
+            json = try JSONParser.parse(text)
+        } catch {
+            throw .notJSON
+        }
+        guard case .object(let fields) = json else { throw .notObject }
+        do {
+            return try make(JSONFields(fields))
         } catch let e as FieldError {
             throw .field(e)
-        } catch is NotAnObject {
-            throw .notObject
-        } catch is DecodingError {
-            // Fields convert their own decoding errors, so this is the text itself.
-            throw .notJSON
         } catch {
             throw .other(error)
-        }
-    }
-
-    /// The object's fields; a top level that is not an object is refused as such.
-    public static func fields(_ decoder: any Decoder) throws -> FieldContainer {
-        do {
-            return try decoder.container(keyedBy: FieldKey.self)
-        } catch {
-            throw NotAnObject()
         }
     }
 }

@@ -18,7 +18,7 @@ public struct FieldRule<Raw: FieldRaw, Value: Sendable>: Sendable {
 }
 
 /// The JSON type a field is read as before its rule runs. Booleans are never numbers.
-public protocol FieldRaw: Decodable, Sendable {
+public protocol FieldRaw: Sendable {
     init?(json: JSONValue)
 }
 

@@ -99,23 +99,3 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByFloatLiteral, Expr
     public init(integerLiteral v: Int) { self = .number(Double(v)) }
     public init(booleanLiteral b: Bool) { self = .bool(b) }
 }
-
-extension JSONValue: Decodable {
-    /// Objects come out with their keys sorted: decoding keeps no order, output must be stable.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() {
-            self = .null
-        } else if let d = try? c.decode(Double.self) {
-            self = .number(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let b = try? c.decode(Bool.self) {
-            self = .bool(b)
-        } else if let items = try? c.decode([JSONValue].self) {
-            self = .array(items)
-        } else {
-            self = .sorted(try c.decode([String: JSONValue].self))
-        }
-    }
-}

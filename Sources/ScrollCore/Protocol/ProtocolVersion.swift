@@ -1,14 +1,14 @@
 /// The wire protocol version (docs/PROTOCOL.md). Bump on any incompatible change.
 public enum ProtocolVersion {
-    /// 2: the `action` message, `hello.scene`, semantics' `keys` and `actions`.
-    public static let current = 3
+    /// 4: the `lineRun` display op (0x11). History in docs/PROTOCOL.md.
+    public static let current = 4
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"
 }
 
 /// The product's release, shown by every executable's `--version`.
 public enum ProductVersion {
-    public static let current = "0.3.0"
+    public static let current = "0.4.0"
     /// `0.2.0 (protocol 2)`: a page and a server agree when the protocol numbers do.
     public static var description: String { "\(current) (protocol \(ProtocolVersion.current))" }
 }

@@ -1,10 +1,10 @@
 /// JSON text messages from the server (docs/PROTOCOL.md, "Server → client").
 /// Frames are binary (FrameEncoder); everything else is one of these.
 public enum ServerMessage {
-    public static func welcome(client: String, room: String, scene: Scene, theme: String) -> String {
+    public static func welcome(client: String, color: Color, room: String, scene: Scene, theme: String) -> String {
         JSONValue.object([
             ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
-            ("client", .string(client)), ("room", .string(room)),
+            ("client", .string(client)), ("color", .string(color.hexString)), ("room", .string(room)),
             (
                 "scene",
                 .object([
@@ -38,16 +38,19 @@ public enum ServerMessage {
     }
 
     /// Everyone in the room, in join order, with their colours.
+    /// The first `Presence.listed` clients in join order and how many there are: the message
+    /// stays small however many join (each client knows its own colour from `welcome`).
     public static func presence(_ presence: Presence) -> String {
         JSONValue.object([
             ("type", "presence"),
             (
                 "clients",
                 .array(
-                    presence.members.map {
+                    presence.members.prefix(Presence.listed).map {
                         .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
                     })
             ),
+            ("count", .number(Double(presence.members.count))),
         ]).serialized
     }
 

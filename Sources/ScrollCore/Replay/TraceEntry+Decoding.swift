@@ -1,12 +1,11 @@
 /// Reading one trace line (docs/TRACES.md, "Format"), with the wire's field rules.
-extension TraceEntry: Decodable {
+extension TraceEntry {
     /// Times on the room's timeline: ms, 0 … 10¹¹.
     static let time = FieldRule<Double, Double>.milliseconds(upTo: TraceParser.maxTime)
     static let kind = FieldRule<String, Kind>.oneOf(Kind.allCases.map { ($0.rawValue, $0) })
     static let clientName = FieldRule<String, String>.string(length: 1...64)
 
-    public init(from decoder: any Decoder) throws {
-        let c = try JSONObjectDecoder.fields(decoder)
+    init(fields c: JSONFields) throws(FieldError) {
         let type = try c.required("type", Self.kind)
         self.init(t: try c.required("t", Self.time), type: type)
         at = try c.optional("at", Self.time)

@@ -50,7 +50,7 @@ public enum TraceParser {
     /// One non-comment line; the error carries only the message (the caller adds the place).
     static func parseLine(_ text: String) throws(LineError) -> TraceEntry {
         do {
-            return try JSONObjectDecoder.decode(TraceEntry.self, from: text)
+            return try JSONObjectDecoder.decode(from: text, TraceEntry.init(fields:))
         } catch {
             switch error {
             case .notJSON: throw LineError("not valid JSON")

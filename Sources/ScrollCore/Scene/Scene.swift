@@ -21,7 +21,7 @@ public final class Scene {
     /// Which widget each pointer drives, with the pointer's last sample (for a holder leaving).
     private var captures: [PointerKey: Capture] = [:]
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
-    private var drawings: [String: [(key: AnyHashable, list: DisplayList)?]] = [:]
+    private var drawings: [String: [(key: DrawingKey, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
@@ -98,6 +98,9 @@ public final class Scene {
         }
     }
 
+    /// Drops every cached drawing (the widgets were restored: a key may now draw differently).
+    func forgetDrawings() { drawings.removeAll() }
+
     /// Each held widget (index) and the client holding it, in widget order.
     public var holders: [(widget: Int, client: String)] {
         captures.map { (widget: $0.value.widget, client: $0.key.client) }.sorted { $0.widget < $1.widget }
@@ -120,17 +123,19 @@ public final class Scene {
         background.setFill(theme.background)
         background.fillRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
         layers.append(Layer(id: 0, list: background))
+        // Taken out and put back once: a lookup by theme name per widget cost a hash each.
         let cache = theme.renderKey
-        if drawings[cache] == nil { drawings[cache] = Array(repeating: nil, count: widgets.count) }
+        var drawn = drawings.removeValue(forKey: cache) ?? Array(repeating: nil, count: widgets.count)
+        defer { drawings[cache] = drawn }
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey
-            if let key, let hit = drawings[cache]?[i], hit.key == key {
+            if let key, let hit = drawn[i], hit.key == key {
                 layers.append(Layer(id: UInt16(i + 1), list: hit.list, offset: w.layerOffset))
                 continue
             }
             var list = DisplayList(reservingCapacity: 1024)
             w.render(into: &list, theme: theme)
-            drawings[cache]?[i] = key.map { ($0, list) }
+            drawn[i] = key.map { ($0, list) }
             layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset))
         }
         return layers

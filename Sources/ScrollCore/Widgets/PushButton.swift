@@ -22,7 +22,7 @@ public final class PushButton: Widget {
     }
 
     public var isAnimating: Bool { false }
-    public var drawingKey: AnyHashable? { isPressed }
+    public var drawingKey: DrawingKey? { DrawingKey(isPressed ? 1 : 0) }
     public var isPressed: Bool { finger != nil && inside }
 
     public var semantics: Semantics {

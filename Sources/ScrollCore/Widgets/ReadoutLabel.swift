@@ -12,7 +12,7 @@ public final class ReadoutLabel: Widget {
     }
 
     public var isAnimating: Bool { false }
-    public var drawingKey: AnyHashable? { text }
+    public var drawingKey: DrawingKey? { DrawingKey(text: text) }
     public var text: String { source() }
 
     public var semantics: Semantics {

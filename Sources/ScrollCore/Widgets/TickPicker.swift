@@ -29,7 +29,7 @@ public final class TickPicker: DialWidget, Widget {
     public var valueText: String { String(value) }
     public var isAnimating: Bool { dial.isMoving || isPulsing }
     /// The offset, and the time while the centre tick pulses.
-    public var drawingKey: AnyHashable? { [contentOffset, isPulsing ? now : -1] }
+    public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? now : -1) }
     private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
 
     /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.
@@ -51,6 +51,26 @@ public final class TickPicker: DialWidget, Widget {
     /// the picker wins and the action is ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
         move(toIndex: Int(try action.argument("value", settableValue, on: id).rounded()), at: time, events: &events)
+    }
+
+    /// `{"value": n}`, and `"offset"` (points) for a picker that stops between ticks: where it
+    /// last came to rest.
+    public var savedState: JSONValue? {
+        var fields: [(String, JSONValue)] = [("value", .number(Double(settled.index)))]
+        if !dial.snaps { fields.append(("offset", .number(settled.offset))) }
+        return .object(fields)
+    }
+
+    public func restore(_ state: JSONValue) throws(SnapshotError) {
+        let saved = try SavedState(state, of: id, fields: dial.snaps ? ["value"] : ["value", "offset"])
+        let value = try saved.required("value", .integer(in: 0...maxValue))
+        // Free stop: anywhere in the value's cell (half a spacing either side), within the ends.
+        let scale = dial.scale, cell = scale.spacing / 2, centre = scale.offset(ofTick: value)
+        let low = max(centre - cell, 0), high = min(centre + cell, scale.offset(ofTick: maxValue))
+        let inCell = FieldRule<Double, Double>(
+            "a number of points from \(JSONValue.format(low)) to \(JSONValue.format(high)), where value \(value) rests"
+        ) { x in x >= low && x <= high && scale.tick(containing: x) == value ? x : nil }
+        rest(onIndex: value, offset: try saved.optional("offset", inCell))
     }
 
     /// Each crossing is `moved` then `haptic`; each report a value.

@@ -59,6 +59,14 @@ public final class WeightRuler: DialWidget, Widget {
         return Self.scale.index(ofTick: Int((value * 10).rounded()))
     }
 
+    /// `{"value": kg}`: the value it last rested on (it always rests on a tick).
+    public var savedState: JSONValue? { .object([("value", .number(Double(settled.index) / 10))]) }
+
+    public func restore(_ state: JSONValue) throws(SnapshotError) {
+        let kg = try SavedState(state, of: id, fields: ["value"]).required("value", Self.settableValue)
+        rest(onIndex: Self.scale.index(ofTick: Int((kg * 10).rounded())))
+    }
+
     /// The ruler reports values; it does not click.
     override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
         guard case let .report(tick, time, final) = report else { return }
@@ -83,7 +91,7 @@ public final class WeightRuler: DialWidget, Widget {
     /// Tick n lies at `centre + n·spacing − contentOffset` on screen; it is drawn at
     /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0, > −step).
     public var layerOffset: Point { Point(x: anchor - contentOffset, y: 0) }
-    public var drawingKey: AnyHashable? { anchor }
+    public var drawingKey: DrawingKey? { DrawingKey(anchor) }
 
     public func render(into list: inout DisplayList, theme: Theme) {
         let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, anchor = anchor
@@ -95,28 +103,29 @@ public final class WeightRuler: DialWidget, Widget {
         list.fillRect(frame)
         let first = Int(((left - 20) / spacing).rounded(.up))
         let last = Int(((right + 20) / spacing).rounded(.down))
-        // Content x (before the offset), and the range that can land inside the frame (±1).
+        // Content x (before the offset).
         func contentX(_ n: Int) -> Double { centre + Double(n) * spacing - anchor }
-        let minX = frame.minX - 1, maxX = frame.maxX + 1 + Self.anchorStep
-        func isMajor(_ n: Int) -> Bool { TickScale.mod(n, Self.ticksPerBlock) == 0 }
+        let top = frame.minY, majorLength = 0.46875 * h
+        let firstMajor = first + TickScale.mod(-first, Self.ticksPerBlock)
 
         list.save()
         list.scroll()
+        // Two line runs, not a line per tick: the whole layer stays well under 1 KB when the
+        // anchor moves and it is resent.
         list.setStroke(theme.tick, width: 1)
-        for n in first...last where !isMajor(n) {
-            let x = contentX(n)
-            if x < minX || x > maxX { continue }
-            list.line(x, frame.minY, x, frame.minY + 0.3125 * h)
-        }
+        list.lineRun(
+            contentX(first), top, contentX(first), top + 0.3125 * h, dx: spacing, dy: 0,
+            count: last - first + 1, skipEvery: Self.ticksPerBlock, skipPhase: firstMajor - first)
         list.setStroke(theme.tick, width: 2)
+        let majors = firstMajor > last ? 0 : (last - firstMajor) / Self.ticksPerBlock + 1
+        list.lineRun(
+            contentX(firstMajor), top, contentX(firstMajor), top + majorLength,
+            dx: spacing * Double(Self.ticksPerBlock), dy: 0, count: majors)
         list.setFill(theme.text)
-        for n in first...last where isMajor(n) {
-            let x = contentX(n)
-            list.line(x, frame.minY, x, frame.minY + 0.46875 * h)
+        for n in stride(from: firstMajor, through: last, by: Self.ticksPerBlock) {
             let label = Self.label(ofBlock: n / Self.ticksPerBlock)
             list.text(
-                String(label), x: x, y: frame.minY + 0.46875 * h + 4, size: 17,
-                align: .center, baseline: .top)
+                String(label), x: contentX(n), y: top + majorLength + 4, size: 17, align: .center, baseline: .top)
         }
         list.restore()
         // Fixed centre pointer.

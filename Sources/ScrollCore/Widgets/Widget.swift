@@ -138,15 +138,24 @@ public protocol Widget: AnyObject {
     func render(into list: inout DisplayList, theme: Theme)
     /// Everything its drawing depends on besides the theme, or nil to be drawn every frame:
     /// while the key stays the same the scene reuses the last drawing.
-    var drawingKey: AnyHashable? { get }
+    var drawingKey: DrawingKey? { get }
     /// What the `scroll` ops of its drawing translate by (its layer's offset): a widget whose
     /// content only slides keeps its `drawingKey` and moves this, and the frame carries a few
     /// bytes instead of its ops.
     var layerOffset: Point { get }
+
+    /// Its settled state as a small JSON object (docs/STATE.md); nil: it keeps none.
+    var savedState: JSONValue? { get }
+    /// Puts back a `savedState` into a widget of a new scene, at rest as if it had settled
+    /// there; refuses one it cannot hold (out of range, unknown field), naming the field.
+    func restore(_ state: JSONValue) throws(SnapshotError)
+    /// Once every widget of the scene is restored: one that follows another (a readout) takes
+    /// its value, at rest.
+    func finishRestore()
 }
 
 extension Widget {
-    public var drawingKey: AnyHashable? { nil }
+    public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
@@ -160,4 +169,9 @@ extension Widget {
     public var actions: [String] { [] }
     public func check(_ action: ActionInput) throws(ActionError) {}
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
+    public var savedState: JSONValue? { nil }
+    public func restore(_ state: JSONValue) throws(SnapshotError) {
+        throw SnapshotError("\(id): this widget keeps no state")
+    }
+    public func finishRestore() {}
 }

@@ -12,6 +12,20 @@ final class ChildProcess {
     let pid: pid_t
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
+    /// waitpid's status, written by the waiting thread before it signals `exitSignal`.
+    private let waitStatus = StatusBox()
+
+    /// How the process ended.
+    enum Exit: Equatable, CustomStringConvertible {
+        case code(Int32)
+        case signal(Int32)
+        var description: String {
+            switch self {
+            case .code(let c): "exit status \(c)"
+            case .signal(let s): "killed by signal \(s)"
+            }
+        }
+    }
 
     init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
@@ -58,9 +72,10 @@ final class ChildProcess {
         output.attach(FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true))
         output.attach(FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true))
 
-        let thread = Thread { [exitSignal, pid] in
+        let thread = Thread { [exitSignal, waitStatus, pid] in
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            waitStatus.value = status
             exitSignal.signal()
         }
         thread.name = "ChildProcess.wait(\(pid))"
@@ -69,6 +84,14 @@ final class ChildProcess {
 
     /// True once the process has exited (waits for nothing).
     var hasExited: Bool { waitForExit(timeout: 0) }
+
+    /// How it ended; nil while it runs.
+    var exit: Exit? {
+        guard hasExited else { return nil }
+        let status = waitStatus.value
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros Swift cannot see.
+        return status & 0x7F == 0 ? .code((status >> 8) & 0xFF) : .signal(status & 0x7F)
+    }
 
     /// Waits up to `timeout` seconds for the process to exit; true if it has.
     @discardableResult
@@ -104,4 +127,9 @@ final class ChildProcess {
         }
         return (fds[0], fds[1])
     }
+}
+
+/// Handed from the waiting thread to the test's; the semaphore orders the write before reads.
+private final class StatusBox: @unchecked Sendable {
+    var value: Int32 = 0
 }

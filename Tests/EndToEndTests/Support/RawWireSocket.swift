@@ -3,10 +3,12 @@ import Glibc
 import ScrollCore
 
 /// A bare-bones protocol client for what `WireClient` cannot do: leave without a closing
-/// handshake (the TCP connection just ends, as when a tab crashes), and stop reading with a
-/// small receive buffer (so a non-reading client's backlog reaches the server soon).
+/// handshake (the TCP connection just ends, as when a tab crashes), stop reading with a
+/// small receive buffer (so a non-reading client's backlog reaches the server soon), send
+/// what no real client would (text that is not UTF-8, a 1 MiB message), and read the code
+/// of the server's close frame.
 ///
-/// It speaks just enough RFC 6455: the opening handshake, masked text frames out, and
+/// It speaks just enough RFC 6455: the opening handshake, masked frames out, and
 /// unfragmented frames in. Every wait has a deadline.
 final class RawWireSocket {
     private var fd: Int32
@@ -20,28 +22,11 @@ final class RawWireSocket {
     ///   64 KiB segments; for a peer like this one it stays near 64 KiB, so a client that stops
     ///   reading is felt by the server within a second of frames rather than after minutes.
     init(_ server: ServerProcess, stingy: Bool = false, timeout: Double = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw WireError("socket: \(String(cString: strerror(errno)))") }
-        if stingy {
+        fd = try LoopbackSocket.connect(port: server.port, timeout: timeout) { fd in
+            guard stingy else { return }
             var size: Int32 = 4096, segment: Int32 = 536
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             setsockopt(fd, Int32(IPPROTO_TCP), TCP_MAXSEG, &segment, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var timeval = timeval(tv_sec: Int(timeout), tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeval, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw WireError("connect: \(reason)")
         }
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         try write(
@@ -66,6 +51,16 @@ final class RawWireSocket {
         if fd >= 0 { Glibc.close(fd) }
     }
 
+    /// This end's port (to find the connection in /proc/net/tcp).
+    var localPort: Int {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     /// Sends `hello` and reads up to the welcome; after this the socket is read no more unless
     /// asked.
     func join(room: String, scene: String? = nil, timeout: Double = 5) throws {
@@ -85,12 +80,19 @@ final class RawWireSocket {
     }
 
     func send(_ object: [String: Any]) throws {
-        let payload = Array(try JSONSerialization.data(withJSONObject: object))
-        var frame: [UInt8] = [0x81]
+        try sendFrame(opcode: 0x1, payload: Array(try JSONSerialization.data(withJSONObject: object)))
+    }
+
+    /// One masked frame with any payload: text that is not UTF-8, a message of any size.
+    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
+        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
-        } else {
+        } else if payload.count <= 0xFFFF {
             frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(0x80 | 127)
+            frame += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(56 - 8 * $0)) }
         }
         let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
         frame += mask
@@ -116,11 +118,13 @@ final class RawWireSocket {
     }
 
     /// What `readAll` found: the seq of each frame, each text message, and whether the server
-    /// closed the connection.
+    /// closed the connection (with a close frame: its code and reason).
     struct Backlog {
         var seqs: [UInt32] = []
         var texts: [String] = []
         var closed = false
+        var closeCode: UInt16?
+        var closeReason = ""
     }
 
     /// Reads everything until nothing comes for `quiet` s, the server closes, or `timeout` s pass.
@@ -134,7 +138,12 @@ final class RawWireSocket {
                     case 0x1: backlog.texts.append(String(decoding: payload, as: UTF8.self))
                     case 0x2 where payload.count >= 8:
                         backlog.seqs.append(payload[4..<8].reversed().reduce(0) { $0 << 8 | UInt32($1) })
-                    case 0x8: backlog.closed = true
+                    case 0x8:
+                        backlog.closed = true
+                        if payload.count >= 2 {
+                            backlog.closeCode = UInt16(payload[0]) << 8 | UInt16(payload[1])
+                            backlog.closeReason = String(decoding: payload.dropFirst(2), as: UTF8.self)
+                        }
                     default: break
                     }
                 }
@@ -184,24 +193,10 @@ final class RawWireSocket {
 
     /// Reads what is there, waiting until `deadline`; false if nothing came.
     private func read(deadline: Date) throws -> Bool {
-        let ms = Int32(max(0, min(deadline.timeIntervalSinceNow * 1000, 60_000)))
-        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&p, 1, ms) > 0 else { return false }
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let n = recv(fd, &buffer, buffer.count, 0)
-        guard n > 0 else { throw WireError("the connection ended") }
-        inbound += buffer[0..<n]
-        return true
+        try LoopbackSocket.read(fd, into: &inbound, deadline: deadline)
     }
 
     private func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            guard n > 0 else { throw WireError("send: \(String(cString: strerror(errno)))") }
-            offset += n
-        }
+        try LoopbackSocket.write(fd, bytes)
     }
 }

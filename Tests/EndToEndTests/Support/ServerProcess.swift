@@ -20,15 +20,22 @@ final class ServerProcess {
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one. A
     ///     restart test passes the port of a server it stopped, to come back where the page is.
     ///   - arguments: Passed after `--host 127.0.0.1 --port PORT`.
+    ///   - isolatedState: Unless `arguments` name a `--state`, `--state none` follows them, so
+    ///     parallel tests never share a state file; false leaves the server's default.
     ///   - executable: A stand-in for the server binary (the harness's own tests use one).
     ///   - workingDirectory: Where it runs (default: this process's).
-    init(port: Int = 0, arguments: [String] = [], executable: String? = nil, workingDirectory: String? = nil) throws {
+    init(
+        port: Int = 0, arguments: [String] = [], isolatedState: Bool = true, executable: String? = nil,
+        workingDirectory: String? = nil
+    ) throws {
         let binary = executable ?? Self.binaryPath()
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw HarnessError.serverBinaryMissing(path: binary)
         }
         child = try ChildProcess(
-            executable: binary, arguments: ["--host", "127.0.0.1", "--port", String(port)] + arguments,
+            executable: binary,
+            arguments: ["--host", "127.0.0.1", "--port", String(port)] + arguments
+                + (isolatedState && !arguments.contains("--state") ? ["--state", "none"] : []),
             workingDirectory: workingDirectory)
         let prefix = "listening on http://127.0.0.1:"
         let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
@@ -53,11 +60,26 @@ final class ServerProcess {
         child.stop()
     }
 
+    /// SIGKILL, and wait for it to be gone: no shutdown of any kind runs.
+    func kill() {
+        child.send(signal: SIGKILL)
+        child.waitForExit(timeout: 5)
+    }
+
     /// Its process id (for tools that read its CPU time and memory).
     var pid: pid_t { child.pid }
 
     /// True once the server process has exited.
     var hasExited: Bool { child.hasExited }
+
+    /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) and returns at once.
+    func send(signal: Int32) { child.send(signal: signal) }
+
+    /// Waits up to `timeout` s for the server to exit; true if it has.
+    func waitForExit(timeout: Double) -> Bool { child.waitForExit(timeout: timeout) }
+
+    /// How the server ended; nil while it runs.
+    var exit: ChildProcess.Exit? { child.exit }
 
     /// The server's resident set size (`VmRSS` in /proc/PID/status), in KiB; nil once it is gone.
     func residentKiB() -> Int? {

@@ -12,6 +12,8 @@ final class WireClient {
     private(set) var frames = FrameLog()
     /// `welcome.client` (empty until the welcome came).
     private(set) var id = ""
+    /// `welcome.color` (empty until the welcome came).
+    private(set) var color = ""
 
     init(_ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true) throws {
         socket = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
@@ -22,6 +24,7 @@ final class WireClient {
             try send(m)
             let welcome = try waitFor("welcome") { $0["type"] as? String == "welcome" }
             id = welcome["client"] as? String ?? ""
+            color = welcome["color"] as? String ?? ""
         }
     }
 
@@ -103,6 +106,11 @@ final class WireClient {
                 Member(id: $0["id"] as? String ?? "?", color: $0["color"] as? String ?? "?")
             }
         }
+    }
+
+    /// The `count` of every presence message received so far, in order (how many are in the room).
+    var presenceCounts: [Int] {
+        messages.filter { $0["type"] as? String == "presence" }.map { ($0["count"] as? Int) ?? -1 }
     }
 
     /// The kind of each message received so far, in order: its JSON `type`, or "frame".

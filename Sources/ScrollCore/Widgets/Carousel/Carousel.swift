@@ -26,7 +26,7 @@ public final class Carousel: Widget {
     private var caught = false
     /// The index it is animating to, once known (tap, key, action, add, delete).
     private var heading: Int?
-    private var madeCount: Int
+    private(set) var madeCount: Int
     private var nextUID: Int
     /// Something changed since the selection last settled.
     private var unsettled = false
@@ -49,10 +49,35 @@ public final class Carousel: Widget {
         selection = 2
         selected = (items[2].uid, items[2].name)
         reportedIndex = 2
+        axis = Self.axis(resting: 2, count: items.count, frame: frame)
+    }
+
+    /// At rest centred on item `index` of `count`.
+    private static func axis(resting index: Int, count: Int, frame: Rect) -> ScrollAxis {
         let w = frame.width / 5
-        axis = ScrollAxis(
-            offset: 2 * w, edges: Self.edges(count: items.count, frame: frame),
-            snap: SnapRule(step: w, mode: .afterRest, settleDuration: Self.animationDuration), rate: .fast)
+        return ScrollAxis(
+            offset: Double(index) * w, edges: edges(count: count, frame: frame),
+            snap: SnapRule(step: w, mode: .afterRest, settleDuration: animationDuration), rate: .fast)
+    }
+
+    /// Rests centred on `selection` among `items`, nothing moving, as if it had settled there
+    /// (a restored state). `made`: items ever made (the next uid, and the next "Item N").
+    func reset(items: [CarouselItem], selection: Int, made: Int) {
+        self.items = items
+        leaving = []
+        lastChange = nil
+        madeCount = made
+        nextUID = made
+        pointer = nil
+        gesture = nil
+        touchedUID = nil
+        caught = false
+        heading = nil
+        unsettled = false
+        self.selection = selection
+        selected = (items[selection].uid, items[selection].name)
+        reportedIndex = selection
+        axis = Self.axis(resting: selection, count: items.count, frame: frame)
     }
 
     /// Five cells across the frame.
@@ -77,9 +102,9 @@ public final class Carousel: Widget {
     public var isAnimating: Bool { axis.isMoving || now < animationEnd }
     /// At rest: the offset and the row of items, which only an add (a new uid) or a delete (one
     /// fewer) changes (nil while anything animates).
-    public var drawingKey: AnyHashable? {
+    public var drawingKey: DrawingKey? {
         guard !axis.isMoving, now >= animationEnd, leaving.isEmpty else { return nil }
-        return [contentOffset, Double(nextUID), Double(items.count)]
+        return DrawingKey(contentOffset, Double(nextUID), Double(items.count))
     }
 
     /// Seed 004's scale for an item in slot `slot` at content offset `offset`: 1.2 centred,

@@ -3,7 +3,7 @@ import Foundation
 /// The items' icons, drawn from shapes (no image files): a coloured tile with a white glyph.
 /// Each glyph is one shape per part, never overlapping, because a leaving item fades and
 /// alpha applies to each shape: an overlap would show.
-enum CarouselIcon: Sendable, CaseIterable {
+enum CarouselIcon: String, Sendable, CaseIterable {
     case sun, moon, star, heart, leaf, custom, added
 
     /// The default row (WIDGETS.md §3: five named items, then "Custom").
@@ -34,7 +34,13 @@ enum CarouselIcon: Sendable, CaseIterable {
             for ray in Self.sunRays { list.fillCircle(center: p(ray), radius: 5 * u) }
             return
         }
-        for shape in Self.shapes[self] ?? [] { list.fillPolygon(shape.map(p)) }
+        for shape in Self.smallShapes[self] ?? [] { list.fillPolygonSmall(center: c, unit: size / 200, points: shape) }
+    }
+
+    /// `shapes` in half-percents of the tile, as `fillPolygonSmall` sends them (the glyphs lie
+    /// within ±50 %, so ±100 units of 0.5 %: a point is off by at most a quarter percent, 0.2 pt).
+    private static let smallShapes: [CarouselIcon: [[(x: Int8, y: Int8)]]] = shapes.mapValues { polygons in
+        polygons.map { $0.map { (x: Int8(($0.x * 2).rounded()), y: Int8(($0.y * 2).rounded())) } }
     }
 
     private static let sunRays: [Point] = (0..<8).map { k in

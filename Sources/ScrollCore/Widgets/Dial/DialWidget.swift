@@ -11,6 +11,8 @@ public class DialWidget {
     public internal(set) var contentOffset: Double
     /// Scene time of the latest call.
     private(set) var now = 0.0
+    /// The index it last came to rest on and the offset there: what a restart keeps.
+    private(set) var settled: (index: Int, offset: Double)
 
     init(id: String, frame: Rect, dial: TickDial, keyRange: ClosedRange<Int>) {
         self.id = id
@@ -18,6 +20,7 @@ public class DialWidget {
         self.dial = dial
         self.keyRange = keyRange
         contentOffset = dial.offset(at: 0)
+        settled = (dial.index, contentOffset)
     }
 
     public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
@@ -64,6 +67,19 @@ public class DialWidget {
         body(&reports)
         now = time
         contentOffset = dial.offset(at: time)
-        for report in reports { emit(report, into: &events) }
+        for report in reports {
+            if case .report(let tick, _, final: true) = report {
+                settled = (dial.scale.index(ofTick: tick), contentOffset)
+            }
+            emit(report, into: &events)
+        }
+    }
+
+    /// Rests on `index` (at `offset`, inside its tick's cell, for a dial that stops between
+    /// ticks) as if it had settled there: a restored state.
+    func rest(onIndex index: Int, offset: Double? = nil) {
+        dial = TickDial(scale: dial.scale, index: index, offset: offset, snaps: dial.snaps, clicks: dial.clicks)
+        contentOffset = dial.offset(at: now)
+        settled = (dial.index, contentOffset)
     }
 }

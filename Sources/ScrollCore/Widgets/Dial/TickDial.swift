@@ -10,6 +10,7 @@ struct TickDial: Sendable {
     /// jump costs the same however far it goes, and a glide only the reports it makes: the
     /// ruler's wheel can move millions of ticks at once.
     let clicks: Bool
+    let snaps: Bool
     private(set) var axis: ScrollAxis
     /// The tick under the centre, as of the latest call.
     private(set) var tick: Int
@@ -22,11 +23,13 @@ struct TickDial: Sendable {
     /// clicks sent to every client); at one time at most one scale's worth is clicked.
     private var burst = (time: -Double.infinity, clicks: 0)
 
-    /// Starts at rest on the tick standing for `index`; `snaps`: rest on ticks only.
-    init(scale: TickScale, index: Int, snaps: Bool, clicks: Bool) {
+    /// Starts at rest on the tick standing for `index`, or at `offset` (in that tick's cell: a
+    /// dial that stops between ticks) when given; `snaps`: rest on ticks only.
+    init(scale: TickScale, index: Int, offset: Double? = nil, snaps: Bool, clicks: Bool) {
         self.scale = scale
         self.clicks = clicks
-        let start = scale.offset(ofTick: scale.tick(forIndex: index, near: index))
+        self.snaps = snaps
+        let start = offset ?? scale.offset(ofTick: scale.tick(forIndex: index, near: index))
         axis = ScrollAxis(
             offset: start, edges: scale.edges,
             snap: snaps ? SnapRule(step: scale.spacing, mode: .projected, settleDuration: Self.stepDuration) : nil,

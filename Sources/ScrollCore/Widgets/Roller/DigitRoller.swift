@@ -96,9 +96,9 @@ public final class DigitRoller: Widget {
     }
 
     /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
-    public var drawingKey: AnyHashable? {
+    public var drawingKey: DrawingKey? {
         guard now >= busyUntil, lefts.allSatisfy({ now >= $0.endTime }) else { return nil }
-        return [rollingTo, number, rows.count]
+        return DrawingKey(Double(rollingTo), Double(number), Double(rows.count))
     }
 
     /// The row column i is at, at the latest time seen.
@@ -265,6 +265,41 @@ public final class DigitRoller: Widget {
             SceneEvent(
                 time: min(time, max(busyUntil, 0)), widget: id,
                 kind: .value(Double(reported), text: text(reported), final: true)))
+    }
+
+    // MARK: restoring (docs/STATE.md, DigitRoller+State.swift)
+
+    /// A readout follows its source and keeps no number of its own.
+    var isReadout: Bool { source != nil }
+    /// Its source's value, when it can show it.
+    var sourceValue: Int? { source.map { $0() }.flatMap { canShow($0) ? $0 : nil } }
+
+    /// The numbers it is heading through after the settled one, oldest first: the one it rolls
+    /// to, then the change waiting. The last is `number`.
+    var queue: [Int] {
+        var queue = rollingTo != reported ? [rollingTo] : []
+        if let next = waiting?.n, next != (queue.last ?? reported) { queue.append(next) }
+        return queue
+    }
+
+    /// The settled number (the last one reported).
+    var settledNumber: Int { reported }
+
+    /// The columns showing `n` takes, at the least (columns only ever grow), and at the most.
+    func columnRange(for n: Int) -> ClosedRange<Int> {
+        (fixedColumns ?? max(RollerPlan.columns(for: n), decimals + 1))...maxColumns
+    }
+
+    /// Shows `n` at rest on `columns` columns (in `columnRange(for: n)`), nothing waiting, as
+    /// if it had settled there.
+    func settle(on n: Int, columns: Int) {
+        number = n
+        rollingTo = n
+        reported = n
+        waiting = nil
+        busyUntil = -.infinity
+        rows = RollerPlan.digits(of: n, count: columns).map { AnimatedValue(Double($0)) }
+        lefts = (0..<columns).map { AnimatedValue(columnX($0, of: columns)) }
     }
 
     // MARK: drawing

@@ -1,0 +1,104 @@
+import Dispatch
+import Logging
+import Synchronization
+
+/// Writes rooms' settled state off the service thread (docs/STATE.md). What is handed in is
+/// written within `delay` as one batch (one transaction); a room handed in twice meanwhile is
+/// written once, with its latest state. A failed batch is kept and tried again.
+final class StateWriter: Sendable {
+    /// How long a batch gathers before it is written: what `kill -9` may lose of settled state.
+    static let delay = 0.05
+    /// After a failed write, the wait before the next try.
+    static let retryDelay = 1.0
+
+    private struct Pending {
+        var saves: [String: StoredRoom] = [:]
+        var removals: Set<String> = []
+        var scheduled = false
+        var closed = false
+        /// The last write failed (logged once until one succeeds).
+        var failing = false
+    }
+
+    let store: RoomStore
+    private let logger: Logger
+    private let delay: Double, retryDelay: Double
+    private let pending = Mutex(Pending())
+    private let queue = DispatchQueue(label: "widget-server.state-writer")
+
+    init(
+        store: RoomStore, logger: Logger, delay: Double = StateWriter.delay, retryDelay: Double = StateWriter.retryDelay
+    ) {
+        self.store = store
+        self.logger = logger
+        self.delay = delay
+        self.retryDelay = retryDelay
+    }
+
+    func save(_ room: StoredRoom) {
+        pending.withLock { p in
+            guard !p.closed else { return }
+            p.removals.remove(room.name)
+            p.saves[room.name] = room
+            schedule(&p, after: delay)
+        }
+    }
+
+    func remove(_ name: String) {
+        pending.withLock { p in
+            guard !p.closed else { return }
+            p.saves[name] = nil
+            p.removals.insert(name)
+            schedule(&p, after: delay)
+        }
+    }
+
+    /// Writes whatever is pending, waiting for it, then closes the store. Later calls do nothing.
+    func close() {
+        queue.sync {
+            flush()
+            pending.withLock { $0.closed = true }
+            store.close()
+        }
+    }
+
+    private func schedule(_ p: inout Pending, after delay: Double) {
+        guard !p.scheduled else { return }
+        p.scheduled = true
+        queue.asyncAfter(deadline: .now() + delay) { [self] in flush() }
+    }
+
+    /// On the queue: one transaction for the saves, one for the removals.
+    private func flush() {
+        let (saves, removals) = pending.withLock { p -> ([StoredRoom], [String]) in
+            guard !p.closed else { return ([], []) }
+            defer { p.saves = [:]; p.removals = []; p.scheduled = false }
+            return (p.saves.values.sorted { $0.name < $1.name }, p.removals.sorted())
+        }
+        guard !saves.isEmpty || !removals.isEmpty else { return }
+        do {
+            if !saves.isEmpty { try store.save(saves) }
+            if !removals.isEmpty { try store.remove(removals) }
+            logger.debug(
+                "stored room state",
+                metadata: ["saved": "\(saves.map(\.name).joined(separator: ","))", "removed": "\(removals.count)"])
+            pending.withLock { p in
+                if p.failing { logger.info("storing room state works again") }
+                p.failing = false
+            }
+        } catch {
+            pending.withLock { p in
+                if !p.failing {
+                    logger.error("cannot store room state; will try again", metadata: ["reason": "\(error)"])
+                }
+                p.failing = true
+                // What came in meanwhile is newer: keep it over the failed batch.
+                for room in saves where p.saves[room.name] == nil && !p.removals.contains(room.name) {
+                    p.saves[room.name] = room
+                }
+                for name in removals where p.saves[name] == nil { p.removals.insert(name) }
+                schedule(&p, after: retryDelay)
+            }
+        }
+    }
+}

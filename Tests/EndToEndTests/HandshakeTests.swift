@@ -1,0 +1,91 @@
+import Foundation
+import ScrollCore
+import Testing
+
+/// docs/PROTOCOL.md, "Handshake": which WebSocket upgrades the real server takes, and the
+/// plain HTTP answer the others get at once (read off a raw socket).
+@Suite struct HandshakeTests {
+    static let own = "scroll-widgets"
+
+    @Test("a page from another site gets 403 and a short text naming --allow-origin, then the connection closes")
+    func foreignOrigin() throws {
+        let server = try ServerProcess()
+        let reply = try RawHTTP.upgrade(server, origin: "http://evil.example", protocols: Self.own)
+        #expect(reply.status == 403, "\(reply.statusLine)")
+        #expect(reply.headers["content-type"] == "text/plain; charset=utf-8")
+        #expect(reply.headers["x-content-type-options"] == "nosniff")
+        #expect(reply.text.contains("http://evil.example") && reply.text.contains("--allow-origin"), "\(reply.text)")
+        #expect(reply.headers["sec-websocket-accept"] == nil)
+    }
+
+    @Test("the server's own origin (http:// + Host) and no Origin at all (not a browser) are let in")
+    func ownOriginAndNone() throws {
+        let server = try ServerProcess()
+        for origin in ["http://127.0.0.1:\(server.port)", "HTTP://127.0.0.1:\(server.port)", nil] as [String?] {
+            let reply = try RawHTTP.upgrade(server, origin: origin, protocols: Self.own)
+            #expect(reply.status == 101, "Origin \(origin ?? "absent"): \(reply.statusLine)")
+            #expect(reply.headers["sec-websocket-protocol"] == Self.own)
+        }
+        // Another port of the same host is another origin.
+        let other = try RawHTTP.upgrade(server, origin: "http://127.0.0.1:\(server.port + 1)", protocols: Self.own)
+        #expect(other.status == 403)
+    }
+
+    @Test("--allow-origin admits the origins it names (repeatable), and only those")
+    func allowOrigin() throws {
+        let server = try ServerProcess(arguments: [
+            "--allow-origin", "https://app.example", "--allow-origin", "http://localhost:3000",
+        ])
+        #expect(try RawHTTP.upgrade(server, origin: "https://app.example", protocols: Self.own).status == 101)
+        #expect(try RawHTTP.upgrade(server, origin: "http://localhost:3000", protocols: Self.own).status == 101)
+        #expect(try RawHTTP.upgrade(server, origin: "http://app.example", protocols: Self.own).status == 403)
+        #expect(try RawHTTP.upgrade(server, origin: "http://evil.example", protocols: Self.own).status == 403)
+        #expect(
+            try RawHTTP.upgrade(server, origin: "http://127.0.0.1:\(server.port)", protocols: Self.own).status == 101)
+    }
+
+    @Test("--allow-origin '*' admits any origin")
+    func allowAny() throws {
+        let server = try ServerProcess(arguments: ["--allow-origin", "*"])
+        #expect(try RawHTTP.upgrade(server, origin: "http://evil.example", protocols: Self.own).status == 101)
+        #expect(try RawHTTP.upgrade(server, origin: "null", protocols: Self.own).status == 101)
+    }
+
+    @Test("--allow-origin with something that is not an origin: the server does not start, and says why")
+    func badAllowOrigin() throws {
+        #expect {
+            _ = try ServerProcess(arguments: ["--allow-origin", "https://app.example/path"])
+        } throws: { error in
+            "\(error)".contains("--allow-origin") && "\(error)".contains("scheme://host[:port]")
+        }
+    }
+
+    @Test("no subprotocol, or only unknown ones: 400 naming scroll-widgets at once (never a hang)")
+    func subprotocol() throws {
+        let server = try ServerProcess()
+        for protocols in [nil, "chat", "chat, superchat"] as [String?] {
+            let started = Date()
+            // The deadline is the point: before, a request without the subprotocol hung.
+            let reply = try RawHTTP.upgrade(server, origin: nil, protocols: protocols, timeout: 2)
+            #expect(reply.status == 400, "\(protocols ?? "none"): \(reply.statusLine)")
+            #expect(reply.text.contains("Sec-WebSocket-Protocol: scroll-widgets"), "\(reply.text)")
+            #expect(Date().timeIntervalSince(started) < 1.5)
+        }
+        let both = try RawHTTP.upgrade(server, origin: nil, protocols: "chat, scroll-widgets")
+        #expect(both.status == 101)
+        #expect(both.headers["sec-websocket-protocol"] == Self.own)
+    }
+
+    @Test("refused upgrades do not disturb a client already in a room")
+    func othersUnaffected() throws {
+        let server = try ServerProcess()
+        let c = try WireClient(server)
+        for _ in 0..<20 {
+            _ = try RawHTTP.upgrade(server, origin: "http://evil.example", protocols: Self.own)
+            _ = try RawHTTP.upgrade(server, origin: nil, protocols: nil)
+        }
+        try c.drag(from: 300, by: -100)
+        #expect(try c.finalValue() == 73.5)
+        #expect(!server.hasExited)
+    }
+}
