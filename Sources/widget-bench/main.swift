@@ -1,5 +1,5 @@
-// `make bench`'s counts (Benchmarks/bench runs this): bytes per frame while the ruler moves, what
-// an idle room sends, what fanning a frame out copies. The per-frame timings moved to
+// `make bench`'s counts (Benchmarks/bench runs this): bytes per frame while the ruler moves and
+// for each widget, what an idle room sends, what fanning a frame out copies. The per-frame timings moved to
 // package-benchmark and callgrind (Benchmarks/); the fan-out's stays here because Room is
 // package-internal. `widget-bench fan-out N` only fans N delta frames out to 1,000 clients:
 // callgrind counts its instructions (Benchmarks/bench).
@@ -23,10 +23,8 @@ if args.first == "fan-out" {
     printFlingBytes()
     printDragBytes()
     FanOut(clients: 1000).printFigures()
+    printBytesPerWidget()
 } else {
     print("usage: widget-bench [fan-out FRAMES]")
     exit(2)
 }
-
-// 5. Bytes per frame for each widget while it moves (issue 13, item 4).
-printBytesPerWidget()

@@ -22,7 +22,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("frame \(name)") { _ in blackHole(workload.next()) }
     }
 
-    // (c): encoding only (full and delta together, as FrameEncoder does), the frame already drawn.
+    // (c): encoding only (the delta; the full form is built when a client needs one), the frame drawn.
     for name in FrameWorkload.names {
         let workload = FrameWorkload.named(name)!
         Benchmark("encode \(name)") { benchmark in

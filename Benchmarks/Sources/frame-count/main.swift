@@ -28,6 +28,6 @@ if operands.first == "decode-pointer" {
 } else {
     let workload = FrameWorkload.named(operands.first!)!
     var sink = 0
-    for _ in 0..<count { sink &+= workload.next().full.count }
+    for _ in 0..<count { sink &+= workload.next().delta.count }
     print("\(workload.name): \(count) frames, \(sink) bytes")
 }
