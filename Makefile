@@ -8,8 +8,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
+BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 
-.PHONY: run test bench bench-load build format lint deps-run deps-test clean
+.PHONY: run test bench bench-load build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -19,8 +20,11 @@ test: deps-test lint
 	swift build --build-tests
 	swift test --skip-build
 
-bench: deps-run
-	swift run -c release widget-bench
+# The micro-benchmark table of docs/BENCHMARKS.md: widget-bench's counts, package-benchmark (p50/p99,
+# mallocs; Benchmarks/ is a package of its own, so `make test` never builds it) and callgrind
+# instruction counts. ~2 minutes once built; the first build of Benchmarks/ takes several more.
+bench: deps-bench
+	Benchmarks/bench
 
 # The load table of docs/BENCHMARKS.md: widget-load starts a fresh release widget-server on a free
 # loopback port for each run (latency, fan-out, rooms, memory, idle traffic), ~3–5 minutes in all.
@@ -30,7 +34,7 @@ bench-load: deps-run
 	.build/release/widget-load suite --public Public
 
 # Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
-SWIFT_SOURCES := Package.swift Sources Tests
+SWIFT_SOURCES := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
 format:
 	swift format format -r -i --configuration .swift-format $(SWIFT_SOURCES)
 
@@ -46,5 +50,8 @@ deps-run:
 deps-test:
 	@./scripts/apt-install $(TEST_PACKAGES)
 
+deps-bench:
+	@./scripts/apt-install $(BENCH_PACKAGES)
+
 clean:
-	rm -rf .build
+	rm -rf .build Benchmarks/.build
