@@ -12,6 +12,8 @@ final class ChildProcess {
     let pid: pid_t
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
+    /// waitpid's status, written by the waiting thread before it signals `exitSignal`.
+    private let waitStatus = WaitStatus()
 
     init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
@@ -58,9 +60,10 @@ final class ChildProcess {
         output.attach(FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true))
         output.attach(FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true))
 
-        let thread = Thread { [exitSignal, pid] in
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let thread = Thread { [exitSignal, pid, waitStatus] in
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            waitStatus.set(raw)
             exitSignal.signal()
         }
         thread.name = "ChildProcess.wait(\(pid))"
@@ -77,6 +80,13 @@ final class ChildProcess {
             exited = true
         }
         return exited
+    }
+
+    /// The exit code once the process has exited by itself (nil while it runs, or when a
+    /// signal ended it): waitpid's WIFEXITED and WEXITSTATUS, which Swift does not import.
+    var exitCode: Int32? {
+        guard hasExited, let raw = waitStatus.get(), raw & 0x7f == 0 else { return nil }
+        return (raw >> 8) & 0xff
     }
 
     /// Sends `signal` unless the process has already been reaped (its pid may be reused then).
@@ -104,4 +114,12 @@ final class ChildProcess {
         }
         return (fds[0], fds[1])
     }
+}
+
+/// One waitpid status handed from the waiting thread to the test's.
+private final class WaitStatus: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raw: Int32?
+    func set(_ value: Int32) { lock.withLock { raw = value } }
+    func get() -> Int32? { lock.withLock { raw } }
 }
