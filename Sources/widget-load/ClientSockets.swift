@@ -75,10 +75,10 @@ final class ClientSockets {
         rs_timer_schedule(context, timer, timerCallback, Int64(microseconds))
     }
 
-    /// Services until `stop()` is called from a callback.
+    /// Services until `stop()` is called from a callback (at once if it was called before:
+    /// a run can end in its first step, before servicing).
     func run() {
         guard let context else { return }
-        stopped = false
         while !stopped {
             if lws_service(context, 0) < 0 { break }
         }
