@@ -9,10 +9,11 @@ import Testing
     private static let binary = PackagePaths.root.appendingPathComponent(".build/debug/widget-load").path
     private static let traces = PackagePaths.root.appendingPathComponent("Tests/ScrollCoreTests/Traces").path
 
-    /// The JSON report (the Markdown table after it has no braces).
+    /// The JSON report: its lines are "{", "}" and indented ones. The output interleaves stdout
+    /// and stderr by line as they are read, so a progress line can land among them.
     private func report(_ output: String) -> [String: Any]? {
-        guard let start = output.firstIndex(of: "{"), let end = output.lastIndex(of: "}") else { return nil }
-        return try? JSONSerialization.jsonObject(with: Data(output[start...end].utf8)) as? [String: Any]
+        let json = output.split(separator: "\n").filter { $0 == "{" || $0 == "}" || $0.hasPrefix(" ") }
+        return try? JSONSerialization.jsonObject(with: Data(json.joined(separator: "\n").utf8)) as? [String: Any]
     }
 
     private func samples(_ phase: [String: Any]?) -> [[String: Any]] { phase?["samples"] as? [[String: Any]] ?? [] }
