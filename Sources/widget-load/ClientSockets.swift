@@ -1,4 +1,5 @@
 import CLibWebSockets
+import Glibc
 import ScrollCore
 
 /// What the sockets report, on the one service thread.
@@ -10,6 +11,13 @@ protocol ClientSocketsDelegate: AnyObject {
     func nextText(_ index: Int) -> String?
     func closed(_ index: Int, error: String?)
     func timerFired()
+    /// How `index` should end now, if it should: asked after each piece received and at each
+    /// chance to write (ask for one with `requestWrite`).
+    func ending(_ index: Int) -> ClientSockets.Ending?
+}
+
+extension ClientSocketsDelegate {
+    func ending(_ index: Int) -> ClientSockets.Ending? { nil }
 }
 
 /// The libwebsockets client side: one context, one service thread (the caller's), N
@@ -25,6 +33,16 @@ final class ClientSockets {
     private var sendBuffer = [UInt8](repeating: 0, count: Int(rs_lws_pre()) + 4096)
 
     struct StartError: Error, CustomStringConvertible { let description: String }
+
+    /// The ways a client leaves (the soak tries each; the server must be left clean by all).
+    enum Ending: String {
+        /// A close frame (1000) and the closing handshake, as a page that navigates away.
+        case close
+        /// The socket closes with no close frame (FIN), as a killed tab's.
+        case drop
+        /// The socket is reset (RST), as a connection that vanished.
+        case reset
+    }
 
     init(target: LoopbackTarget) throws {
         self.target = target
@@ -57,16 +75,20 @@ final class ClientSockets {
         rs_timer_schedule(context, timer, timerCallback, Int64(microseconds))
     }
 
-    /// Services until `stop()` is called from a callback.
+    /// Services until `stop()` is called from a callback (at once if it was called before:
+    /// a run can end in its first step, before servicing).
     func run() {
         guard let context else { return }
-        stopped = false
         while !stopped {
             if lws_service(context, 0) < 0 { break }
         }
     }
 
-    func stop() { stopped = true }
+    func stop() {
+        stopped = true
+        // Wakes lws_service, which otherwise sleeps until the next event (up to 30 s when none is due).
+        if let context { lws_cancel_service(context) }
+    }
 
     /// Closes every connection and the context.
     func close() {
@@ -91,7 +113,9 @@ final class ClientSockets {
             delegate.received(
                 index, UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : len),
                 binary: lws_frame_is_binary(wsi) != 0, isLast: isLast)
+            if let ending = delegate.ending(index) { return end(wsi, ending) }
         case LWS_CALLBACK_CLIENT_WRITEABLE:
+            if let ending = delegate.ending(index) { return end(wsi, ending) }
             guard let text = delegate.nextText(index) else { return 0 }
             return write(text, to: wsi) ? 0 : -1
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
@@ -105,6 +129,23 @@ final class ClientSockets {
             break
         }
         return 0
+    }
+
+    /// Returning -1 from a callback closes the connection; a close reason set first makes lws
+    /// send that close frame and wait for the answer, none makes it just close the socket.
+    private func end(_ wsi: OpaquePointer, _ ending: Ending) -> Int32 {
+        switch ending {
+        case .close:
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_NORMAL, nil, 0)
+        case .drop:
+            break
+        case .reset:
+            // Linger on, timeout 0: close() sends RST instead of FIN.
+            var option = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(
+                lws_get_socket_fd(wsi), SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
+        return -1
     }
 
     private func write(_ text: String, to wsi: OpaquePointer) -> Bool {

@@ -192,10 +192,7 @@ final class LoadRun: ClientSocketsDelegate {
         let t = now() * 1000
         switch message {
         case .hello(let room, let scene):
-            return JSONValue.object([
-                ("type", "hello"), ("protocol", .number(Double(ProtocolVersion.current))),
-                ("room", .string(room)), ("scene", .string(scene)),
-            ]).serialized
+            return ClientText.hello(room: room, scene: scene)
         case .pointer(let phase, let x):
             return TraceEntry(t: t, type: phase, x: x, y: FlingScript.y).wireJSON
         case .probeMove:
@@ -204,7 +201,7 @@ final class LoadRun: ClientSocketsDelegate {
             return TraceEntry(t: t, type: .move, x: x, y: FlingScript.y).wireJSON
         case .ping:
             probe.pingSent(t: t)
-            return JSONValue.object([("type", "ping"), ("t", .number(t))]).serialized
+            return ClientText.ping(t: t)
         }
     }
 
@@ -212,20 +209,11 @@ final class LoadRun: ClientSocketsDelegate {
         lastByte = now()
         peers[index].bytesTotal += bytes.count
         if phase == .window { peers[index].tally.received(bytes: bytes.count) }
-        if !peers[index].inMessage {
-            peers[index].inMessage = true
-            peers[index].binary = binary
-            peers[index].head.removeAll(keepingCapacity: true)
-        }
-        // A frame's header, or a text's start: enough to tell its type and read a short one.
-        let keep = (peers[index].binary ? FrameFormat.headerSize : 512) - peers[index].head.count
-        if keep > 0 { peers[index].head.append(contentsOf: bytes.prefix(keep)) }
-        guard isLast else { return }
-        peers[index].inMessage = false
-        if peers[index].binary {
-            peers[index].head.withUnsafeBytes { frame(index, $0) }
+        guard let message = peers[index].message.add(bytes, binary: binary, isLast: isLast) else { return }
+        if message.binary {
+            message.bytes.withUnsafeBytes { frame(index, $0) }
         } else {
-            text(index, peers[index].head)
+            text(index, message.bytes)
         }
     }
 

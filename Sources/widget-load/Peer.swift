@@ -12,10 +12,8 @@ struct Peer {
     var outgoing: [Outgoing] = []
     var error: String?
 
-    /// The message being received: its kind and first bytes (a frame's header, a text's type).
-    var inMessage = false
-    var binary = false
-    var head: [UInt8] = []
+    /// The message being received.
+    var message = MessageHead()
 
     enum Outgoing {
         case hello(room: String, scene: String)

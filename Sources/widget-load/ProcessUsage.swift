@@ -28,6 +28,27 @@ enum ProcessUsage {
         return nil
     }
 
+    /// Open file descriptors (entries of /proc/PID/fd): sockets, files, pipes, epoll.
+    static func openFiles(pid: Int32) -> Int? {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { count += 1 }
+        }
+        return count
+    }
+
+    /// Whether the process exists and has not exited (a zombie, exited but not yet reaped, has not).
+    static func isRunning(pid: Int32) -> Bool {
+        guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+        return state != nil && state != "Z" && state != "X"
+    }
+
     private static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }

@@ -12,7 +12,7 @@ struct WidgetLoad: ParsableCommand {
             itself. Without --url it starts its own widget-server (beside this executable) for the run.
             """,
         version: "widget-load \(ProductVersion.description)",
-        subcommands: [Run.self, Suite.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, Suite.self, Soak.self], defaultSubcommand: Run.self)
 }
 
 /// Where the server comes from: one started for the run, or one already running.

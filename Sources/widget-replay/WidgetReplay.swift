@@ -78,7 +78,7 @@ struct WidgetReplay: ParsableCommand {
             return
         }
         let text = try loadTrace()
-        let sceneName = scene ?? Self.recordedScene(in: text) ?? SceneCatalog.defaultName
+        let sceneName = scene ?? TraceHeader.scene(in: text) ?? SceneCatalog.defaultName
         let entries = try parse(text)
         if let url {
             let live = try LiveReplay(url: url, room: room, scene: sceneName, theme: theme).play(entries)
@@ -86,7 +86,7 @@ struct WidgetReplay: ParsableCommand {
             if let svgPath { try write(try live.svg(), to: svgPath) }
             return
         }
-        let make = try makeScene(sceneName), seed = Self.recordedSeed(in: text) ?? 0
+        let make = try makeScene(sceneName), seed = TraceHeader.seed(in: text) ?? 0
         let result = Replayer(fps: fps, stopAt: atMilliseconds) {
             let scene = make()
             scene.dice.reseed(seed)
@@ -102,20 +102,6 @@ struct WidgetReplay: ParsableCommand {
             throw Failure.badTrace(SceneCatalog.standard.unknown(name))
         }
         return { SceneCatalog.standard.make(name)! }
-    }
-
-    /// The scene a recorded trace names in its header comment (`# scene: NAME`).
-    static func recordedScene(in text: String) -> String? { header("scene:", in: text) }
-
-    /// The dice seed a recorded trace names (`# seed: N`): random draws replay the same.
-    static func recordedSeed(in text: String) -> UInt64? { header("seed:", in: text).flatMap { UInt64($0) } }
-
-    private static func header(_ key: Substring, in text: String) -> String? {
-        for line in text.split(separator: "\n", maxSplits: 20) where line.hasPrefix("#") {
-            let words = line.dropFirst().split(separator: " ")
-            if words.count == 2, words[0] == key { return String(words[1]) }
-        }
-        return nil
     }
 
     private func loadTrace() throws -> String {

@@ -102,6 +102,14 @@ final class ChildProcess {
         return exited
     }
 
+    /// The exit code once the process has exited by itself (nil while it runs, or when a
+    /// signal ended it): waitpid's WIFEXITED and WEXITSTATUS, which Swift does not import.
+    /// The exit status, when it exited rather than was killed.
+    var exitCode: Int32? {
+        if case .code(let c) = exit { return c }
+        return nil
+    }
+
     /// Sends `signal` unless the process has already been reaped (its pid may be reused then).
     func send(signal: Int32) {
         if !hasExited { kill(pid, signal) }

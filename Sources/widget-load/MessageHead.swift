@@ -1,0 +1,28 @@
+import ScrollCore
+
+/// A message arriving in pieces, kept only as far as the load generator reads it: its kind
+/// and first bytes (a frame's header, a text's start: enough to tell its type and read a
+/// short one).
+struct MessageHead {
+    static let textBytes = 512
+
+    private var inMessage = false
+    private var binary = false
+    private var head: [UInt8] = []
+
+    /// Adds a piece; once the last is in, the message's kind and first bytes.
+    mutating func add(
+        _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool
+    ) -> (binary: Bool, bytes: [UInt8])? {
+        if !inMessage {
+            inMessage = true
+            self.binary = binary
+            head.removeAll(keepingCapacity: true)
+        }
+        let keep = (self.binary ? FrameFormat.headerSize : Self.textBytes) - head.count
+        if keep > 0 { head.append(contentsOf: piece.prefix(keep)) }
+        guard isLast else { return nil }
+        inMessage = false
+        return (self.binary, head)
+    }
+}

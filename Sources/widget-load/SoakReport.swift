@@ -1,0 +1,96 @@
+import Foundation
+
+/// What a soak measured, and its verdict: the server's descriptors must not grow after the
+/// warm-up, nor its resident memory by more than `rssGrowthKiB`; every connection must go
+/// as planned, no unexpected error may come, and the server must still run.
+struct SoakReport: Encodable {
+    var serverPID: Int32
+    var rssGrowthKiB: Int
+    var cycles: CycleSoak.Outcome?
+    var replay: ReplaySoak.Outcome?
+    var serverRunning: Bool
+    var problems: [String] = []
+    var passed: Bool { problems.isEmpty }
+
+    init(
+        serverPID: Int32, rssGrowthKiB: Int, cycles: CycleSoak.Outcome?, replay: ReplaySoak.Outcome?,
+        serverRunning: Bool
+    ) {
+        self.serverPID = serverPID
+        self.rssGrowthKiB = rssGrowthKiB
+        self.cycles = cycles
+        self.replay = replay
+        self.serverRunning = serverRunning
+        if let cycles {
+            let expected = cycles.completed.values.reduce(0, +) + cycles.failures.values.reduce(0, +)
+            problems += Self.problems(
+                "connect/disconnect cycles", stopped: cycles.stopped, failures: cycles.failures,
+                samples: cycles.samples, bound: rssGrowthKiB)
+            if cycles.stopped == nil, expected != cycles.cycles {
+                problems.append("connect/disconnect cycles: \(cycles.cycles) ran, \(expected) accounted for")
+            }
+        }
+        if let replay {
+            problems += Self.problems(
+                "multi-client replay", stopped: replay.stopped, failures: replay.failures, samples: replay.samples,
+                bound: rssGrowthKiB)
+            for (code, count) in replay.unexpectedErrors.sorted(by: { $0.key < $1.key }) {
+                problems.append("multi-client replay: \(count) × error \(code) from the server")
+            }
+        }
+        if !serverRunning { problems.append("the server is no longer running") }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case serverPID, rssGrowthKiB, cycles, replay, serverRunning, problems, passed
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(serverPID, forKey: .serverPID)
+        try c.encode(rssGrowthKiB, forKey: .rssGrowthKiB)
+        try c.encodeIfPresent(cycles, forKey: .cycles)
+        try c.encodeIfPresent(replay, forKey: .replay)
+        try c.encode(serverRunning, forKey: .serverRunning)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(passed, forKey: .passed)
+    }
+
+    /// One phase's readings against its quiet "before" (after the warm-up).
+    private static func problems(
+        _ phase: String, stopped: String?, failures: [String: Int], samples: [ServerSample], bound: Int
+    ) -> [String] {
+        var problems: [String] = []
+        if let stopped { problems.append("\(phase): stopped early: \(stopped)") }
+        for (reason, count) in failures.sorted(by: { $0.key < $1.key }) {
+            problems.append("\(phase): \(count) × \(reason)")
+        }
+        guard stopped == nil else { return problems }
+        guard let before = samples.first(where: { $0.label == "before" }),
+            let after = samples.first(where: { $0.label == "after" })
+        else { return problems + ["\(phase): no reading before or after"] }
+        guard let fdsBefore = before.fds, let fdsAfter = after.fds, let rssBefore = before.rssKiB else {
+            return problems + ["\(phase): the server's /proc entries could not be read"]
+        }
+        if fdsAfter > fdsBefore {
+            problems.append(
+                "\(phase): the server has \(fdsAfter) open descriptors after, \(fdsBefore) before (after the warm-up)")
+        }
+        // The highest reading after the warm-up, connections in flight or not.
+        let later = samples.filter { $0.label == "during" || $0.label == "after" }
+        if let peak = later.max(by: { ($0.rssKiB ?? 0) < ($1.rssKiB ?? 0) }), let rss = peak.rssKiB,
+            rss - rssBefore > bound
+        {
+            problems.append(
+                "\(phase): resident memory grew \(rss - rssBefore) KiB after the warm-up (bound \(bound) KiB): "
+                    + "\(rssBefore) KiB before, \(rss) KiB \(peak.label) at \(Int(peak.seconds)) s")
+        }
+        return problems
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+}
