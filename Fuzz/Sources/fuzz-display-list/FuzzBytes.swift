@@ -13,10 +13,11 @@ struct FuzzBytes {
         UInt32(u8()) | UInt32(u8()) << 8 | UInt32(u8()) << 16 | UInt32(u8()) << 24
     }
 
-    /// Any float32 but NaN (NaN ≠ NaN would make equal lists compare unequal), as a Double.
+    /// Any finite float32, as a Double: NaN ≠ NaN (and ∞ · 0 is NaN) would make equal lists
+    /// compare unequal. Non-finite values are fuzzed where bytes are decoded as received.
     mutating func float() -> Double {
         let f = Float(bitPattern: u32())
-        return f.isNaN ? 0 : Double(f)
+        return f.isFinite ? Double(f) : 0
     }
 
     /// Up to `maxBytes` bytes as a valid string; each invalid byte becomes a 3-byte U+FFFD,

@@ -51,6 +51,26 @@ struct OpProgram {
         case .fillPolygon:
             let points = (0..<Int(input.u8())).map { _ in Point(x: input.float(), y: input.float()) }
             list.fillPolygon(points); expected.append(.fillPolygon(points))
+        case .lineRun:
+            let (x0, y0, x1, y1) = (input.float(), input.float(), input.float(), input.float())
+            let (dx, dy) = (input.float(), input.float())
+            let count = Int(input.u8()) | Int(input.u8()) << 8
+            let run = LineRun(
+                x0: x0, y0: y0, x1: x1, y1: y1, dx: dx, dy: dy, count: count, skipEvery: Int(input.u8()),
+                skipPhase: Int(input.u8()))
+            list.lineRun(
+                x0, y0, x1, y1, dx: dx, dy: dy, count: count, skipEvery: run.skipEvery, skipPhase: run.skipPhase)
+            expected.append(.lineRun(run))
+        case .fillPolygonSmall:
+            // Read back as the polygon it stands for, each point computed as the decoder's docs say.
+            let (center, unit) = (Point(x: input.float(), y: input.float()), input.float())
+            let points = (0..<Int(input.u8())).map { _ in
+                (x: Int8(bitPattern: input.u8()), y: Int8(bitPattern: input.u8()))
+            }
+            list.fillPolygonSmall(center: center, unit: unit, points: points)
+            expected.append(
+                .fillPolygon(
+                    points.map { Point(x: center.x + Double($0.x) * unit, y: center.y + Double($0.y) * unit) }))
         case .text:
             // ≤ 3 × 300 bytes of UTF-8: within the u16 length, so nothing is cut.
             let s = input.string(maxBytes: 300)

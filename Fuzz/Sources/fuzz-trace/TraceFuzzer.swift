@@ -1,3 +1,4 @@
+import FuzzSupport
 import ScrollCore
 
 /// libFuzzer entry: a trace file (docs/TRACES.md), as `widget-replay` reads it.
@@ -19,7 +20,7 @@ public func fuzzTrace(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let written = entries.map(\.jsonLine).joined(separator: "\n")
     do {
         let back = try TraceParser.parse(written, name: "written")
-        precondition(back == entries, "written back, the trace reads differently:\n\(written)")
+        precondition(back == entries.map(\.asWritten), "written back, the trace reads differently:\n\(written)")
     } catch {
         preconditionFailure("written back, the trace does not parse: \(error)\n\(written)")
     }
