@@ -9,7 +9,7 @@ PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
-.PHONY: run test bench bench-load build format lint deps-run deps-test clean
+.PHONY: run test fuzz bench bench-load build format lint deps-run deps-test clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -18,6 +18,12 @@ run: deps-run
 test: deps-test lint
 	swift build --build-tests
 	swift test --skip-build
+	./scripts/fuzz
+
+# libFuzzer on the message, trace and display-list decoders and on replay, 15 s each from Fuzz/Corpus
+# (FUZZ_SECONDS, FUZZ_TARGETS); fails on any crash, leak or timeout, inputs in .build/fuzz-artifacts/.
+fuzz: deps-run
+	./scripts/fuzz
 
 bench: deps-run
 	swift run -c release widget-bench
@@ -30,7 +36,7 @@ bench-load: deps-run
 	.build/release/widget-load suite --public Public
 
 # Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
-SWIFT_SOURCES := Package.swift Sources Tests
+SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Sources
 format:
 	swift format format -r -i --configuration .swift-format $(SWIFT_SOURCES)
 
