@@ -36,7 +36,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Set on the service thread once `stop()` was seen: every connection is being closed.
     private var shuttingDown = false
-    private let contextBox = Mutex<ContextHandle?>(nil)
+    private let contextBox = PThreadLocked<ContextHandle?>(nil)
 
     var clients: [UInt64: ClientConnection] = [:]
     var rooms: [String: Room] = [:]
