@@ -9,7 +9,7 @@ PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 
-.PHONY: run test fuzz bench bench-load build format lint deps-run deps-test clean
+.PHONY: run test fuzz asan tsan bench bench-load build format lint deps-run deps-test clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -24,6 +24,14 @@ test: deps-test lint
 # (FUZZ_SECONDS, FUZZ_TARGETS); fails on any crash, leak or timeout, inputs in .build/fuzz-artifacts/.
 fuzz: deps-run
 	./scripts/fuzz
+
+# Unit and integration tests (not the browser suites) under AddressSanitizer, built in .build/asan.
+asan: deps-test
+	./scripts/sanitize address
+
+# The same under ThreadSanitizer, built in .build/tsan.
+tsan: deps-test
+	./scripts/sanitize thread
 
 bench: deps-run
 	swift run -c release widget-bench
