@@ -10,7 +10,7 @@ RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 
-.PHONY: run test bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run test fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -19,6 +19,20 @@ run: deps-run
 test: deps-test lint
 	swift build --build-tests
 	swift test --skip-build
+	./scripts/fuzz
+
+# libFuzzer on the message, trace and display-list decoders and on replay, 15 s each from Fuzz/Corpus
+# (FUZZ_SECONDS, FUZZ_TARGETS); fails on any crash, leak or timeout, inputs in .build/fuzz-artifacts/.
+fuzz: deps-run
+	./scripts/fuzz
+
+# Unit and integration tests (not the browser suites) under AddressSanitizer, built in .build/asan.
+asan: deps-test
+	./scripts/sanitize address
+
+# The same under ThreadSanitizer, built in .build/tsan.
+tsan: deps-test
+	./scripts/sanitize thread
 
 # The micro-benchmark table of docs/BENCHMARKS.md: widget-bench's counts, package-benchmark (p50/p99,
 # mallocs; Benchmarks/ is a package of its own, so `make test` never builds it) and callgrind
@@ -40,7 +54,7 @@ soak: deps-run
 	.build/release/widget-load soak --public Public
 
 # Style (.swift-format): `make format` rewrites in place; `make lint` (part of `make test`) fails on any drift.
-SWIFT_SOURCES := Package.swift Sources Tests Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
+SWIFT_SOURCES := Package.swift Sources Tests Fuzz/Sources Benchmarks/Package.swift Benchmarks/Sources Benchmarks/Benchmarks
 format:
 	swift format format -r -i --configuration .swift-format $(SWIFT_SOURCES)
 

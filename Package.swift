@@ -78,3 +78,13 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Fuzz/, `make fuzz`): only with SCROLL_FUZZ=1, so that `swift build` and
+// `swift test` never see them (their entry point is libFuzzer's, and they need -sanitize=fuzzer).
+if Context.environment["SCROLL_FUZZ"] == "1" {
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["ScrollCore"], path: "Fuzz/Sources/FuzzSupport"))
+    for name in ["fuzz-client-message", "fuzz-trace", "fuzz-replay", "fuzz-display-list"] {
+        package.targets.append(
+            .executableTarget(name: name, dependencies: ["ScrollCore", "FuzzSupport"], path: "Fuzz/Sources/\(name)"))
+    }
+}

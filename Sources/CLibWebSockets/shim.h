@@ -37,23 +37,69 @@ static inline void rs_timer_schedule(struct lws_context *ctx, rs_timer *t, sul_c
 static inline void rs_timer_cancel(rs_timer *t) { lws_sul_cancel(&t->sul); }
 
 /*
+ * What a context is created with and lws keeps pointers into until it is destroyed: the
+ * protocol table (zero-terminated), the WebSocket protocol's name and the interface. One
+ * allocation per context, freed by rs_context_memory_free after lws_context_destroy (a
+ * process may make several contexts: widget-load does, one per run).
+ */
+typedef struct rs_context_memory {
+    struct lws_protocols protocols[3];
+    char *ws_protocol;
+    char *iface;
+} rs_context_memory;
+
+static inline void rs_context_memory_free(rs_context_memory *m) {
+    if (!m) return;
+    free(m->ws_protocol);
+    free(m->iface);
+    free(m);
+}
+
+static inline rs_context_memory *rs_context_memory_new(const char *ws_protocol, const char *iface) {
+    rs_context_memory *m = (rs_context_memory *)calloc(1, sizeof(rs_context_memory));
+    if (!m) return NULL;
+    m->ws_protocol = strdup(ws_protocol);
+    m->iface = iface ? strdup(iface) : NULL;
+    if (!m->ws_protocol || (iface && !m->iface)) {
+        rs_context_memory_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+/* lws_create_context, handing `m` to the caller on success and freeing it on failure. */
+static inline struct lws_context *rs_create_context_keeping(struct lws_context_creation_info *info,
+                                                            rs_context_memory *m, rs_context_memory **memory) {
+    struct lws_context *ctx = lws_create_context(info);
+    if (ctx) {
+        *memory = m;
+    } else {
+        rs_context_memory_free(m);
+    }
+    return ctx;
+}
+
+/*
  * Creates a context with one vhost and two protocols: 0 ("http", `http_callback`) answers
  * every HTTP request and vets each WebSocket upgrade (LWS_CALLBACK_HTTP_CONFIRM_UPGRADE);
  * 1 (`ws_protocol`, `ws_callback`) is the WebSocket protocol. There is no file mount: the
  * static files are served by `http_callback`, which adds security headers to every response
  * and checks each path against the real public directory.
- * Memory given to lws lives as long as the process (one context per process).
+ * `*memory` receives what lws keeps pointers into; free it with rs_context_memory_free once
+ * the context is destroyed.
  * Returns NULL on failure (port taken, ...).
  */
 static inline struct lws_context *rs_create_context(const char *host, int port, const char *ws_protocol,
                                                     lws_callback_function *http_callback,
                                                     lws_callback_function *ws_callback,
-                                                    size_t rx_buffer_size, void *user) {
-    struct lws_protocols *protocols = (struct lws_protocols *)calloc(3, sizeof(struct lws_protocols));
-    if (!protocols) return NULL;
+                                                    size_t rx_buffer_size, void *user,
+                                                    rs_context_memory **memory) {
+    rs_context_memory *m = rs_context_memory_new(ws_protocol, host && host[0] ? host : NULL);
+    if (!m) return NULL;
+    struct lws_protocols *protocols = m->protocols;
     protocols[0].name = "http";
     protocols[0].callback = http_callback;
-    protocols[1].name = strdup(ws_protocol);
+    protocols[1].name = m->ws_protocol;
     protocols[1].callback = ws_callback;
     protocols[1].per_session_data_size = sizeof(uint64_t);
     protocols[1].rx_buffer_size = rx_buffer_size;
@@ -61,7 +107,7 @@ static inline struct lws_context *rs_create_context(const char *host, int port, 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = port;
-    info.iface = host && host[0] ? strdup(host) : NULL;
+    info.iface = m->iface;
     info.protocols = protocols;
     info.user = user;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
@@ -72,7 +118,7 @@ static inline struct lws_context *rs_create_context(const char *host, int port, 
         .secs_since_valid_hangup = 40,
     };
     info.retry_and_idle_policy = &retry;
-    return lws_create_context(&info);
+    return rs_create_context_keeping(&info, m, memory);
 }
 
 /*
@@ -136,19 +182,20 @@ static inline uint64_t *rs_session_id(void *user) { return (uint64_t *)user; }
  */
 static inline struct lws_context *rs_create_client_context(const char *ws_protocol,
                                                            lws_callback_function *ws_callback,
-                                                           size_t rx_buffer_size, void *user) {
-    struct lws_protocols *protocols = (struct lws_protocols *)calloc(2, sizeof(struct lws_protocols));
-    if (!protocols) return NULL;
-    protocols[0].name = strdup(ws_protocol);
-    protocols[0].callback = ws_callback;
-    protocols[0].rx_buffer_size = rx_buffer_size;
+                                                           size_t rx_buffer_size, void *user,
+                                                           rs_context_memory **memory) {
+    rs_context_memory *m = rs_context_memory_new(ws_protocol, NULL);
+    if (!m) return NULL;
+    m->protocols[0].name = m->ws_protocol;
+    m->protocols[0].callback = ws_callback;
+    m->protocols[0].rx_buffer_size = rx_buffer_size;
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = CONTEXT_PORT_NO_LISTEN;
-    info.protocols = protocols;
+    info.protocols = m->protocols;
     info.user = user;
-    return lws_create_context(&info);
+    return rs_create_context_keeping(&info, m, memory);
 }
 
 /*

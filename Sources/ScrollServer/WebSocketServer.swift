@@ -29,6 +29,8 @@ public final class WebSocketServer: @unchecked Sendable {
     let state: RoomPersistence?
 
     private var context: OpaquePointer?
+    /// What lws keeps pointers into (protocol table, names): freed after the context.
+    private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
     private var timer: UnsafeMutablePointer<rs_timer>?
     /// Wakes the service loop at the end of the shutdown grace (lws_service waits for events).
     private var wakeTimer: UnsafeMutablePointer<rs_timer>?
@@ -36,7 +38,7 @@ public final class WebSocketServer: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Set on the service thread once `stop()` was seen: every connection is being closed.
     private var shuttingDown = false
-    private let contextBox = Mutex<ContextHandle?>(nil)
+    private let contextBox = PThreadLocked<ContextHandle?>(nil)
 
     var clients: [UInt64: ClientConnection] = [:]
     var rooms: [String: Room] = [:]
@@ -73,7 +75,7 @@ public final class WebSocketServer: @unchecked Sendable {
         let ctx = rs_create_context(
             config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
             Self.receiveBufferSize,
-            Unmanaged.passUnretained(self).toOpaque())
+            Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
         guard let ctx else {
             throw ServerStartError(
                 description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
@@ -102,6 +104,8 @@ public final class WebSocketServer: @unchecked Sendable {
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
+        rs_context_memory_free(contextMemory)
+        contextMemory = nil
         closeState()
         logger.info("stopped")
     }

@@ -26,6 +26,8 @@ final class ClientSockets {
     weak var delegate: ClientSocketsDelegate?
     private let target: LoopbackTarget
     private var context: OpaquePointer?
+    /// What lws keeps pointers into (protocol table, name): freed after the context.
+    private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
     private var timer: UnsafeMutablePointer<rs_timer>?
     private var sockets: [OpaquePointer?] = []
     private var stopped = false
@@ -49,7 +51,8 @@ final class ClientSockets {
         lws_set_log_level(LLL_ERR, nil)
         // Frames are ~1 KB; a full frame or a big presence message arrives in a few pieces.
         let me = Unmanaged.passUnretained(self).toOpaque()
-        context = rs_create_client_context(ProtocolVersion.subprotocol, clientCallback, 16 * 1024, me)
+        context = rs_create_client_context(
+            ProtocolVersion.subprotocol, clientCallback, 16 * 1024, me, &contextMemory)
         guard context != nil else { throw StartError(description: "could not create a libwebsockets client context") }
         timer = rs_timer_new(me)
     }
@@ -97,6 +100,8 @@ final class ClientSockets {
         timer = nil
         lws_context_destroy(context)
         self.context = nil
+        rs_context_memory_free(contextMemory)
+        contextMemory = nil
     }
 
     fileprivate func handle(

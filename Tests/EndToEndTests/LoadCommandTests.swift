@@ -5,7 +5,7 @@ import Testing
 /// which every client received frames. No figure is asserted: this keeps the tool working.
 @Suite struct LoadCommandTests {
     private func run(_ arguments: [String]) throws -> (report: [String: Any]?, output: String) {
-        let binary = PackagePaths.root.appendingPathComponent(".build/debug/widget-load").path
+        let binary = PackagePaths.product("widget-load")
         let child = try ChildProcess(executable: binary, arguments: arguments)
         let exited = child.waitForExit(timeout: 60)
         // Output is complete once both streams have closed.

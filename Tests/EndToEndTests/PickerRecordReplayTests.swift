@@ -42,7 +42,7 @@ import WebSocketClient
         #expect(live.filter { $0.type == "haptic" }.count == 48 + 52 + 10 + 90)
 
         let trace = dir.appendingPathComponent("dial.jsonl")
-        let binary = PackagePaths.root.appendingPathComponent(".build/debug/widget-replay").path
+        let binary = PackagePaths.product("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [trace.path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

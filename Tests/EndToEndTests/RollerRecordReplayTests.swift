@@ -22,7 +22,7 @@ import WebSocketClient
         let trace = try String(contentsOf: dir.appendingPathComponent("dice.jsonl"), encoding: .utf8)
         #expect(trace.hasPrefix("# scene: roller\n# seed: "))
 
-        let binary = PackagePaths.root.appendingPathComponent(".build/debug/widget-replay").path
+        let binary = PackagePaths.product("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [dir.appendingPathComponent("dice.jsonl").path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The real `widget-server` binary, started on an ephemeral loopback port (or a given one).
 ///
-/// The binary is `$WIDGET_SERVER_BIN` if set, else `<package root>/.build/debug/widget-server`.
+/// The binary is `$WIDGET_SERVER_BIN` if set, else the `widget-server` built beside the tests
+/// (`PackagePaths.products`: `.build/debug`, or a sanitizer build's own).
 /// The server's contract is that it prints `listening on http://127.0.0.1:PORT/` once it
 /// accepts connections; that line is how the port is learned.
 final class ServerProcess {
@@ -91,6 +92,6 @@ final class ServerProcess {
 
     static func binaryPath() -> String {
         if let path = ProcessInfo.processInfo.environment["WIDGET_SERVER_BIN"], !path.isEmpty { return path }
-        return PackagePaths.root.appendingPathComponent(".build/debug/widget-server").path
+        return PackagePaths.product("widget-server")
     }
 }

@@ -1,0 +1,95 @@
+import ScrollCore
+
+/// A display list written with `DisplayList`'s own calls, chosen by the fuzzer's bytes, and
+/// the ops the decoder must read back from it (docs/PROTOCOL.md, "Display list").
+struct OpProgram {
+    var list = DisplayList()
+    var expected: [DecodedOp] = []
+
+    /// Up to `maxOps` ops; values are float32 (what the wire carries), so they survive exactly.
+    init(_ input: inout FuzzBytes, maxOps: Int) {
+        for _ in 0..<(Int(input.u8()) % (maxOps + 1)) where !input.isEmpty {
+            append(&input)
+        }
+    }
+
+    private mutating func append(_ input: inout FuzzBytes) {
+        switch DisplayOp.allCases[Int(input.u8()) % DisplayOp.allCases.count] {
+        case .save: list.save(); expected.append(.save)
+        case .restore: list.restore(); expected.append(.restore)
+        case .scroll: list.scroll(); expected.append(.scroll)
+        case .translate:
+            let (x, y) = (input.float(), input.float())
+            list.translate(x, y); expected.append(.translate(x, y))
+        case .scale:
+            let (x, y) = (input.float(), input.float())
+            list.scale(x, y); expected.append(.scale(x, y))
+        case .clipRect:
+            let r = rect(&input)
+            list.clip(r); expected.append(.clip(r))
+        case .setFill:
+            let c = color(&input)
+            list.setFill(c); expected.append(.setFill(c))
+        case .setStroke:
+            let (c, w) = (color(&input), input.float())
+            list.setStroke(c, width: w); expected.append(.setStroke(c, width: w))
+        case .setAlpha:
+            let a = input.float()
+            list.setAlpha(a); expected.append(.setAlpha(a))
+        case .fillRect:
+            let r = rect(&input)
+            list.fillRect(r); expected.append(.fillRect(r))
+        case .fillRoundRect:
+            let (r, radius) = (rect(&input), input.float())
+            list.fillRoundRect(r, radius: radius); expected.append(.fillRoundRect(r, radius: radius))
+        case .fillCircle:
+            let (c, radius) = (Point(x: input.float(), y: input.float()), input.float())
+            list.fillCircle(center: c, radius: radius); expected.append(.fillCircle(c, radius: radius))
+        case .line:
+            let (x0, y0, x1, y1) = (input.float(), input.float(), input.float(), input.float())
+            list.line(x0, y0, x1, y1); expected.append(.line(x0, y0, x1, y1))
+        case .fillPolygon:
+            let points = (0..<Int(input.u8())).map { _ in Point(x: input.float(), y: input.float()) }
+            list.fillPolygon(points); expected.append(.fillPolygon(points))
+        case .lineRun:
+            let (x0, y0, x1, y1) = (input.float(), input.float(), input.float(), input.float())
+            let (dx, dy) = (input.float(), input.float())
+            let count = Int(input.u8()) | Int(input.u8()) << 8
+            let run = LineRun(
+                x0: x0, y0: y0, x1: x1, y1: y1, dx: dx, dy: dy, count: count, skipEvery: Int(input.u8()),
+                skipPhase: Int(input.u8()))
+            list.lineRun(
+                x0, y0, x1, y1, dx: dx, dy: dy, count: count, skipEvery: run.skipEvery, skipPhase: run.skipPhase)
+            expected.append(.lineRun(run))
+        case .fillPolygonSmall:
+            // Read back as the polygon it stands for, each point computed as the decoder's docs say.
+            let (center, unit) = (Point(x: input.float(), y: input.float()), input.float())
+            let points = (0..<Int(input.u8())).map { _ in
+                (x: Int8(bitPattern: input.u8()), y: Int8(bitPattern: input.u8()))
+            }
+            list.fillPolygonSmall(center: center, unit: unit, points: points)
+            expected.append(
+                .fillPolygon(
+                    points.map { Point(x: center.x + Double($0.x) * unit, y: center.y + Double($0.y) * unit) }))
+        case .text:
+            // ≤ 3 × 300 bytes of UTF-8: within the u16 length, so nothing is cut.
+            let s = input.string(maxBytes: 300)
+            let (x, y, size) = (input.float(), input.float(), input.float())
+            let align = [TextAlign.left, .center, .right][Int(input.u8()) % 3]
+            let baseline = [TextBaseline.top, .middle, .alphabetic][Int(input.u8()) % 3]
+            let weight = [FontWeight.regular, .bold][Int(input.u8()) % 2]
+            list.text(s, x: x, y: y, size: size, align: align, baseline: baseline, weight: weight)
+            expected.append(.text(s, x: x, y: y, size: size, align: align, baseline: baseline, weight: weight))
+        case .owner:
+            // ≤ 3 × 64 bytes: within the u8 length, so nothing is cut.
+            let client = input.string(maxBytes: 64)
+            list.owner(client); expected.append(.owner(client))
+        }
+    }
+
+    private func rect(_ input: inout FuzzBytes) -> Rect {
+        Rect(x: input.float(), y: input.float(), width: input.float(), height: input.float())
+    }
+
+    private func color(_ input: inout FuzzBytes) -> Color { Color(input.u8(), input.u8(), input.u8(), input.u8()) }
+}
