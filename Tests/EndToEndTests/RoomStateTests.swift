@@ -83,7 +83,7 @@ import Testing
         #expect(first.hasExited)
 
         let second = try ServerProcess(arguments: ["--state", file.path])
-        #expect(second.output.contains("restored rooms"), "\(second.output)")
+        #expect(second.hasLine { $0.contains("restored rooms") }, "\(second.output)")
         let keep = try firstLook(second, room: "keep")
         #expect(keep.scene == "demo")
         expectSettledDemo(keep.widgets)
@@ -174,7 +174,7 @@ import Testing
         first.stop()
 
         let second = try ServerProcess(arguments: ["--state", file.path, "--max-rooms", "2"])
-        #expect(second.output.contains("rooms=2") && second.output.contains("dormant=1"), "\(second.output)")
+        #expect(second.hasLine { $0.contains("rooms=2") && $0.contains("dormant=1") }, "\(second.output)")
         for (room, value) in [("r1", 10.0), ("r2", 20.0), ("r3", 30.0), ("r1", 10.0)] {
             let deadline = Date().addingTimeInterval(5)
             var c: WireClient?
@@ -207,8 +207,7 @@ import Testing
             ("text", "the snapshot is not JSON"),
         ] {
             #expect(
-                second.output.contains("reason=\(reason)") && second.output.contains("room=\(room)"), "\(second.output)"
-            )
+                second.hasLine { $0.contains("reason=\(reason)") && $0.contains("room=\(room)") }, "\(second.output)")
         }
         #expect(try firstLook(second, room: "good").widgets["ruler"]?["valueNow"] as? Double == 80.3)
         #expect(try firstLook(second, room: "range").widgets["ruler"]?["valueNow"] as? Double == 72.5)
@@ -224,7 +223,7 @@ import Testing
         try Data("not a database, just bytes".utf8).write(to: URL(fileURLWithPath: file.path))
         let server = try ServerProcess(arguments: ["--state", file.path])
         #expect(
-            server.output.contains("the state file is unusable: set aside, starting with an empty store"),
+            server.hasLine { $0.contains("the state file is unusable: set aside, starting with an empty store") },
             "\(server.output)")
         #expect(file.entries.contains { $0.hasPrefix("state.sqlite.corrupt-") }, "\(file.entries)")
         let c = try WireClient(server, room: "fresh")
@@ -237,7 +236,8 @@ import Testing
             "--state", file.directory.appendingPathComponent("missing/state.sqlite").path,
         ])
         #expect(
-            nowhere.output.contains("cannot open the state file; running without stored state"), "\(nowhere.output)")
+            nowhere.hasLine { $0.contains("cannot open the state file; running without stored state") },
+            "\(nowhere.output)")
         let d = try WireClient(nowhere, room: "r")
         try act(d, "ruler", "setValue", ["value": 80.3])
         #expect(try d.finalValue("ruler") == 80.3)

@@ -17,6 +17,14 @@ final class ServerProcess {
     /// Everything the server printed so far, stdout and stderr interleaved.
     var output: String { child.output.text }
 
+    /// Whether a line of output (already written or yet to come) satisfies `predicate` within
+    /// `timeout`. The log (stderr) and stdout come through separate pipes, so a line logged
+    /// before `listening on` may be read after it: a test waits for it rather than reading
+    /// `output` at once.
+    func hasLine(timeout: Double = 5, where predicate: (String) -> Bool) -> Bool {
+        child.output.waitForLine(timeout: timeout, where: predicate) != nil
+    }
+
     /// - Parameters:
     ///   - port: The port to listen on; 0 (the default) lets the system pick a free one. A
     ///     restart test passes the port of a server it stopped, to come back where the page is.
