@@ -110,6 +110,25 @@ import Testing
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
     }
 
+    @Test("a full server (close 1013): “Server full — retrying”, and the page gets in once a place is free")
+    func serverFull() throws {
+        let server = try ServerProcess(arguments: ["--max-clients", "1"])
+        var holder: WireClient? = try WireClient(server, room: "full")
+        let b = try Chromium()
+        defer { b.close() }
+        try b.setViewport(width: 390, height: 844, deviceScaleFactor: 1)
+        try b.call("Page.addScriptToEvaluateOnNewDocument", ["source": Self.recorder])
+        try b.navigate(server.httpURL + "?room=full")
+        try b.waitFor("link.states.some(s => s.startsWith('offline|'))", timeout: 10)
+        let offline = try b.evaluate("link.states.find(s => s.startsWith('offline|'))") as? String ?? ""
+        #expect(offline.hasPrefix("offline|Server full — retrying in"), "status when full: \(offline)")
+        #expect(try b.evaluate("\(Self.root).closeCode") as? String == "1013")
+        // The place frees: the page's retry gets in.
+        withExtendedLifetime(holder) {}
+        holder = nil
+        try b.waitFor("\(Self.root).connection === 'open' && link.welcomes.length === 1", timeout: 15)
+    }
+
     @Test("the server is killed (no close frame, 1006): “Offline — retrying”")
     func offlineWhenKilled() throws {
         let server = try ServerProcess()
