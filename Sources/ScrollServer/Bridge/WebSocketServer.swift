@@ -14,14 +14,12 @@ public struct ServerStartError: Error, CustomStringConvertible {
 /// The libwebsockets bridge: one context, one service thread, lws callback dispatch and lws
 /// calls only. What a client's messages mean and what it is owed is the `Switchboard`'s.
 /// Every method except `stop()` runs on the service thread (lws calls are not thread-safe;
-/// `lws_cancel_service` is). Protocol 0 (HTTP: the page, upgrade checks) is in +HTTP.
+/// `lws_cancel_service` is). Protocol 0 (HTTP: the page, upgrade checks) is `HTTPEdge`.
 public final class WebSocketServer: @unchecked Sendable {
     public let config: ServerConfig
     let logger: Logger
-    /// The static page (`--public`).
-    let files: StaticFiles
-    /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
-    let upgrades: UpgradeCheck
+    /// Protocol 0: the page and the upgrade checks.
+    let http: HTTPEdge
     let board: Switchboard
 
     private var context: OpaquePointer?
@@ -46,13 +44,7 @@ public final class WebSocketServer: @unchecked Sendable {
     ) throws {
         self.config = config
         self.logger = logger
-        do {
-            files = try StaticFiles(directory: config.publicDirectory)
-        } catch {
-            throw ServerStartError(description: error.description)
-        }
-        upgrades = UpgradeCheck(
-            origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
+        http = try HTTPEdge(config: config, logger: logger)
         board = try Switchboard(config: config, logger: logger, scenes: scenes, store: store)
         board.wire = self
     }
@@ -240,7 +232,7 @@ private func httpCallback(
     guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else {
         return lws_callback_http_dummy(wsi, reason, user, input, len)
     }
-    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handleHTTP(wsi, reason, user, input, len)
+    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().http.handle(wsi, reason, user, input, len)
 }
 
 /// Does nothing: firing is enough to end a wait in lws_service.
