@@ -3,10 +3,10 @@ import ScrollCore
 import Testing
 import WebSocketClient
 
-/// Several clients in one room against the real server (issue 11, protocol 3): identical frames,
-/// presence, fair capture, a holder leaving, a reader that stops reading, a late joiner, hover
-/// and the presence layer. Every wait has a deadline; time is judged only by frame headers and
-/// event stamps, never by the wall clock.
+/// Several clients in one room against the real server (docs/PROTOCOL.md, "Sharing a room"):
+/// identical frames, presence, fair capture, a holder leaving, a reader that stops reading, a
+/// late joiner, hover and the presence layer. Every wait has a deadline; time is judged only by
+/// frame headers and event stamps, never by the wall clock.
 @Suite(.serialized) struct RoomSharingTests {
     /// The presence palette, slot k → palette[k % 8].
     static let palette = ["#1C7ED6", "#E8590C", "#2F9E44", "#AE3EC9", "#E03131", "#0C8599", "#F08C00", "#6741D9"]
