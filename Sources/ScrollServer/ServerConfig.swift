@@ -18,9 +18,25 @@ public struct ServerConfig: Sendable {
     /// Web origins besides the server's own whose pages may open a WebSocket (`*`: any);
     /// see `OriginPolicy`.
     public var allowedOrigins: [String] = []
+    /// Host names (or addresses) besides the loopback ones that WebSocket upgrades may be addressed
+    /// to (`--server-name`, the bound address, the hosts of `allowedOrigins`; `*`: any); see
+    /// `HostPolicy`. `serverNames` puts them together.
+    public var extraServerNames: [String] = []
     /// On stop, how long clients are given to answer the server's close (1001) before the
     /// process exits anyway (s).
     public var shutdownGrace = 1.0
 
     public init(publicDirectory: String) { self.publicDirectory = publicDirectory }
+
+    /// Every name a WebSocket upgrade's `Host` may give: the extra names, the address listened on
+    /// (every interface's for `0.0.0.0` or `::`), and the hosts of the allowed origins.
+    public var serverNames: [String] {
+        let listened = ["0.0.0.0", "::", "[::]", ""].contains(host) ? LocalAddresses.all() : [host]
+        // `scheme://host[:port]` → `host`; `*` stays `*` (any origin, so any host).
+        let originHosts = allowedOrigins.compactMap { origin in
+            origin == "*" ? "*" : OriginPolicy.normalized(origin)?.split(separator: "/").last.map(String.init)
+        }
+        return extraServerNames + listened
+            + originHosts.map { $0 == "*" ? $0 : HostPolicy.normalized(header: $0) ?? "" }
+    }
 }

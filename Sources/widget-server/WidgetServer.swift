@@ -41,6 +41,14 @@ struct WidgetServer: ParsableCommand {
                 "Without it only the server's own pages may (a client that sends no Origin is not a browser and may).",
             valueName: "origin"))
     var allowOrigin: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Also take WebSocket upgrades addressed to NAME (the Host a proxy or DNS name gives); repeatable.",
+            discussion:
+                "Without it: localhost, 127.0.0.1, [::1], the address listened on (every interface's for 0.0.0.0) and the hosts of --allow-origin. * takes any Host.",
+            valueName: "name"))
+    var serverName: [String] = []
     @Option(help: "SQLite file keeping each room's settled state across restarts, or none.")
     var state = "widget-state.sqlite"
 
@@ -53,6 +61,9 @@ struct WidgetServer: ParsableCommand {
         guard maxRooms >= 1, maxClients >= 1 else { throw ValidationError("--max-rooms and --max-clients must be ≥ 1") }
         if let problem = allowOrigin.lazy.compactMap(OriginPolicy.problem).first {
             throw ValidationError("--allow-origin: \(problem)")
+        }
+        if let bad = serverName.first(where: { $0.isEmpty || $0.contains("/") || $0.contains(" ") }) {
+            throw ValidationError("--server-name: \"\(bad)\" is not a host name or address")
         }
         guard !state.isEmpty else { throw ValidationError("--state needs a file path, or none") }
     }
@@ -71,6 +82,7 @@ struct WidgetServer: ParsableCommand {
         config.maxRooms = maxRooms
         config.maxClients = maxClients
         config.allowedOrigins = allowOrigin
+        config.extraServerNames = serverName
 
         // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
         let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)

@@ -45,6 +45,47 @@ import Testing
         #expect(other.status == 403)
     }
 
+    @Test(
+        "a DNS-rebinding Host (a foreign name with a matching Origin) gets 403 naming --server-name; named, it is let in"
+    )
+    func rebindingHost() throws {
+        func upgrade(_ server: ServerProcess, host: String) throws -> RawHTTP.Reply {
+            let request =
+                "GET / HTTP/1.1\r\nHost: \(host)\r\nOrigin: http://\(host)\r\nUpgrade: websocket\r\n"
+                + "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+                + "Sec-WebSocket-Protocol: \(Self.own)\r\n\r\n"
+            return try RawHTTP.exchange(server, Array(request.utf8))
+        }
+        let server = try ServerProcess()
+        let refused = try upgrade(server, host: "evil.example:\(server.port)")
+        #expect(refused.status == 403, "\(refused.statusLine)")
+        #expect(refused.text.contains("--server-name"), "\(refused.text)")
+        #expect(try upgrade(server, host: "localhost:\(server.port)").status == 101)
+
+        let named = try ServerProcess(arguments: ["--server-name", "widgets.example"])
+        #expect(try upgrade(named, host: "widgets.example:\(named.port)").status == 101)
+        #expect(try upgrade(named, host: "evil.example:\(named.port)").status == 403)
+    }
+
+    @Test(
+        "HTTP/2 is never spoken: Upgrade h2c is answered over HTTP/1.1 (the page), HTTP/2 with prior knowledge refused")
+    func noHTTP2() throws {
+        let server = try ServerProcess()
+        // With HTTP/2, a WebSocket (RFC 8441, extended CONNECT) would skip the Origin and
+        // subprotocol checks: no HTTP/2 connection, no such WebSocket.
+        let h2c = try RawHTTP.exchange(
+            server,
+            Array(
+                ("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: Upgrade, HTTP2-Settings\r\n"
+                    + "Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n").utf8))
+        #expect(h2c.status == 200, "\(h2c.statusLine)")
+        #expect(h2c.text.contains("<canvas"), "the page itself")
+        #expect(h2c.headers["upgrade"] == nil)
+        let prior = try RawHTTP.exchange(server, Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8))
+        #expect(prior.statusLine.hasPrefix("HTTP/1"), "\(prior.statusLine)")
+        #expect(prior.status != 101 && prior.status != 200, "\(prior.statusLine)")
+    }
+
     @Test("--allow-origin admits the origins it names (repeatable), and only those")
     func allowOrigin() throws {
         let server = try ServerProcess(arguments: [

@@ -69,19 +69,34 @@ struct OriginPolicyTests {
 
 @Suite("Upgrade check: verdicts")
 struct UpgradeVerdictTests {
-    let check = UpgradeCheck(origins: OriginPolicy(allowing: []), subprotocol: "scroll-widgets")
+    let check = UpgradeCheck(
+        hosts: HostPolicy(names: []), origins: OriginPolicy(allowing: []), subprotocol: "scroll-widgets")
+
+    @Test("a Host that is not one of the server's names (DNS rebinding): 403 naming it and --server-name, first")
+    func rebindingHost() {
+        let verdict = check.verdict(
+            origin: "http://evil.example:8080", host: "evil.example:8080", protocols: "scroll-widgets")
+        guard case .refuse(let status, let message) = verdict else { return #expect(Bool(false), "\(verdict)") }
+        #expect(status == 403)
+        #expect(message.contains("evil.example:8080") && message.contains("--server-name"), "\(message)")
+        #expect(check.verdict(origin: nil, host: nil, protocols: "scroll-widgets") != .accept, "no Host at all")
+    }
 
     @Test("the subprotocol offered, alone or among others: accepted")
     func accepted() {
-        #expect(check.verdict(origin: nil, host: "h:1", protocols: "scroll-widgets") == .accept)
-        #expect(check.verdict(origin: "http://h:1", host: "h:1", protocols: "chat, scroll-widgets") == .accept)
-        #expect(check.verdict(origin: nil, host: nil, protocols: "a,scroll-widgets,b") == .accept)
+        #expect(check.verdict(origin: nil, host: "localhost:1", protocols: "scroll-widgets") == .accept)
+        #expect(
+            check.verdict(origin: "http://localhost:1", host: "localhost:1", protocols: "chat, scroll-widgets")
+                == .accept)
+        #expect(check.verdict(origin: nil, host: "127.0.0.1", protocols: "a,scroll-widgets,b") == .accept)
     }
 
     @Test("no subprotocol, or only unknown ones: 400 naming scroll-widgets")
     func subprotocol() {
         for protocols in [nil, "", "chat", "Scroll-Widgets", "scroll-widgets-v2, chat"] as [String?] {
-            guard case .refuse(let status, let message) = check.verdict(origin: nil, host: "h:1", protocols: protocols)
+            guard
+                case .refuse(let status, let message) = check.verdict(
+                    origin: nil, host: "localhost:1", protocols: protocols)
             else {
                 Issue.record("accepted \(protocols ?? "nil")")
                 continue
@@ -93,7 +108,7 @@ struct UpgradeVerdictTests {
 
     @Test("a foreign origin: 403 naming it and --allow-origin, before the subprotocol is looked at")
     func origin() {
-        let verdict = check.verdict(origin: "http://evil.example", host: "h:1", protocols: nil)
+        let verdict = check.verdict(origin: "http://evil.example", host: "localhost:1", protocols: nil)
         guard case .refuse(let status, let message) = verdict else {
             Issue.record("accepted")
             return
@@ -105,12 +120,49 @@ struct UpgradeVerdictTests {
     @Test("a header quoted in a refusal is printable ASCII, at most 200 characters")
     func quoting() {
         let verdict = check.verdict(
-            origin: "http://e\u{1}vil" + String(repeating: "x", count: 500), host: nil, protocols: nil)
+            origin: "http://e\u{1}vil" + String(repeating: "x", count: 500), host: "localhost", protocols: nil)
         guard case .refuse(_, let message) = verdict else {
             Issue.record("accepted")
             return
         }
         #expect(message.contains("http://e?vil"))
         #expect(message.count < 400)
+    }
+}
+
+@Suite("Host names a WebSocket may be addressed to")
+struct HostPolicyTests {
+    @Test("loopback names and addresses are always the server's, with any port and in any case")
+    func loopback() {
+        let policy = HostPolicy(names: [])
+        for host in ["localhost", "LOCALHOST:8080", "127.0.0.1", "127.0.0.1:9", "[::1]", "[::1]:8080"] {
+            #expect(policy.allows(host: host), "\(host)")
+        }
+        for host in ["evil.example", "127.0.0.2", "localhost.evil.example", "[::2]", "", "[]"] {
+            #expect(!policy.allows(host: host), "\(host)")
+        }
+    }
+
+    @Test("--server-name, the bound address and allowed origins' hosts add names; * takes any")
+    func named() {
+        var config = ServerConfig(publicDirectory: "/nonexistent")
+        config.host = "192.0.2.7"
+        config.extraServerNames = ["Widgets.Example"]
+        config.allowedOrigins = ["https://app.example:8443"]
+        let policy = HostPolicy(names: config.serverNames)
+        for host in ["widgets.example", "widgets.example:443", "192.0.2.7:8080", "app.example", "localhost"] {
+            #expect(policy.allows(host: host), "\(host)")
+        }
+        #expect(!policy.allows(host: "evil.example"))
+        config.allowedOrigins = ["*"]
+        #expect(HostPolicy(names: config.serverNames).allows(host: "evil.example"))
+    }
+
+    @Test("bound to every address, every interface's address is a name: loopback's 127.0.0.1 among them")
+    func wildcard() {
+        var config = ServerConfig(publicDirectory: "/nonexistent")
+        config.host = "0.0.0.0"
+        #expect(config.serverNames.contains("127.0.0.1"))
+        #expect(!config.serverNames.contains("0.0.0.0"))
     }
 }

@@ -22,7 +22,8 @@ final class HTTPEdge {
             throw ServerStartError(description: error.description)
         }
         upgrades = UpgradeCheck(
-            origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
+            hosts: HostPolicy(names: config.serverNames), origins: OriginPolicy(allowing: config.allowedOrigins),
+            subprotocol: ProtocolVersion.subprotocol)
         self.logger = logger
     }
 
@@ -32,24 +33,22 @@ final class HTTPEdge {
     ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
-            // `input` names what the request upgrades to; only WebSocket is vetted (lws handles the
-            // rest). lws matches the name in any case, so this must too: `Upgrade: WebSocket` is one.
-            guard let input, String(cString: input.assumingMemoryBound(to: CChar.self)).lowercased() == "websocket"
-            else { return 0 }
-            return confirmUpgrade(wsi)
+            // `input` names what the request upgrades to, matched by lws in any case (so here too).
+            switch input.map({ String(cString: $0.assumingMemoryBound(to: CChar.self)).lowercased() }) {
+            case "websocket":
+                return confirmUpgrade(wsi)
+            default:
+                // lws would switch to HTTP/2 for `h2c`, where a WebSocket (RFC 8441) never comes
+                // back here for its Origin and subprotocol: the upgrade is ignored, as RFC 9110
+                // lets a server do, and the request answered over HTTP/1.1. (lws refuses any other
+                // name itself, and HTTP/2 with prior knowledge is off.)
+                let uri = Self.header(wsi, WSI_TOKEN_GET_URI) ?? Self.header(wsi, WSI_TOKEN_HEAD_URI) ?? ""
+                // 1: answered; lws completes the transaction itself.
+                return serve(wsi, path: Array(uri.utf8)) ? 1 : -1
+            }
         case LWS_CALLBACK_HTTP:
             let path = input.map { Array(UnsafeRawBufferPointer(start: $0, count: len)) } ?? []
-            let method = Self.method(wsi)
-            let response = files.respond(method: method, path: path)
-            if response.status >= 400 {
-                logger.debug(
-                    "http refused",
-                    metadata: [
-                        "status": "\(response.status)", "method": "\(method)",
-                        "path": "\(String(decoding: path, as: UTF8.self))",
-                    ])
-            }
-            guard write(response, to: wsi, headOnly: method == "HEAD") else { return -1 }
+            guard serve(wsi, path: path) else { return -1 }
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_RAW_ADOPT:
             // lws gives a request it does not take for HTTP (CONNECT) to protocol 0 as a raw
@@ -58,6 +57,21 @@ final class HTTPEdge {
         default:
             return lws_callback_http_dummy(wsi, reason, user, input, len)
         }
+    }
+
+    /// Answers a GET or HEAD of `path` from the public directory; false if it could not be written.
+    private func serve(_ wsi: OpaquePointer, path: [UInt8]) -> Bool {
+        let method = Self.method(wsi)
+        let response = files.respond(method: method, path: path)
+        if response.status >= 400 {
+            logger.debug(
+                "http refused",
+                metadata: [
+                    "status": "\(response.status)", "method": "\(method)",
+                    "path": "\(String(decoding: path, as: UTF8.self))",
+                ])
+        }
+        return write(response, to: wsi, headOnly: method == "HEAD")
     }
 
     /// 0: the upgrade goes ahead; 1: refused, the answer written (lws completes the transaction).

@@ -8,10 +8,12 @@ package struct UpgradeCheck: Sendable {
         case refuse(status: UInt32, message: String)
     }
 
+    let hosts: HostPolicy
     let origins: OriginPolicy
     let subprotocol: String
 
-    package init(origins: OriginPolicy, subprotocol: String) {
+    package init(hosts: HostPolicy, origins: OriginPolicy, subprotocol: String) {
+        self.hosts = hosts
         self.origins = origins
         self.subprotocol = subprotocol
     }
@@ -19,6 +21,13 @@ package struct UpgradeCheck: Sendable {
     /// `origin`, `host` and `protocols` are the request's `Origin`, `Host` and
     /// `Sec-WebSocket-Protocol` headers (nil: absent).
     package func verdict(origin: String?, host: String?, protocols: String?) -> Verdict {
+        guard hosts.allows(host: host) else {
+            return .refuse(
+                status: 403,
+                message:
+                    "WebSocket refused: \(Self.printable(host ?? "(no Host)")) is not a name of this server; name it "
+                    + "with --server-name\n")
+        }
         guard origins.allows(origin: origin, host: host) else {
             return .refuse(
                 status: 403,
