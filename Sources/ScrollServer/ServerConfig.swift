@@ -7,8 +7,8 @@ public struct ServerConfig: Sendable {
     public var tickRate = 60.0
     /// Input messages per second a client may send (burst: twice that).
     public var messagesPerSecond = 1000.0
-    /// Events waiting for one slow client before it is disconnected.
-    public var maxQueuedEvents = 1024
+    /// When a client that stopped reading is disconnected (`slow_consumer`).
+    package var slowReader = SlowReaderRule()
     public var maxRooms = 256
     public var maxClients = 4096
     /// With a store: most rooms kept in it, in memory or not (docs/STATE.md).

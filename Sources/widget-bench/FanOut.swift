@@ -8,7 +8,7 @@ import ScrollServer
 /// writing a header into the headroom and reading the bytes' ends.
 final class FanOut {
     /// Holds its queue as the server's ClientConnection does.
-    final class Client { var outbound = OutboundQueue(headroom: SharedPayload.lwsHeadroom, maxQueuedEvents: 1024) }
+    final class Client { var outbound = OutboundQueue(headroom: SharedPayload.lwsHeadroom) }
 
     let room: Room
     let before: [Client], after: [Client]
@@ -49,7 +49,7 @@ final class FanOut {
         let s = seconds {
             for client in group {
                 repeat {
-                    guard case .write(let payload, _) = client.outbound.next(from: room, theme: .light) else {
+                    guard case .write(let payload, _) = client.outbound.next(from: room, theme: .light, now: 0) else {
                         continue
                     }
                     sent += payload.count

@@ -63,9 +63,9 @@ struct OutboundFrameTests {
         var q = caughtUp(room)
         q.noteApplied(t: 30)
         room.show(seq: 2)
-        #expect(describe(q.next(from: room, theme: .light)) == "bin:delta#2")
+        #expect(describe(q.next(from: room, theme: .light, now: 0)) == "bin:delta#2")
         q.enqueueControl("error x")
-        q.enqueue(batch("A"))
+        q.enqueue(batch("A"), now: 0)
         #expect(drain(&q, room: room) == [#"{"type":"applied","t":30}"#, "error x", "events A"])
     }
 
@@ -88,7 +88,7 @@ struct OutboundFrameTests {
         var q = caughtUp(room)
         q.noteApplied(t: 100)
         room.show(seq: 2)
-        #expect(describe(q.next(from: room, theme: .light)) == "bin:delta#2")
+        #expect(describe(q.next(from: room, theme: .light, now: 0)) == "bin:delta#2")
         // Input t = 116 lands before the echo of 100 is written: frame 2 did not show it.
         q.noteApplied(t: 116)
         room.show(seq: 3)
@@ -102,8 +102,8 @@ struct OutboundFrameTests {
     func framesTakeTurns() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
-        q.enqueue(batch("A"))
-        q.enqueue(batch("B"))
+        q.enqueue(batch("A"), now: 0)
+        q.enqueue(batch("B"), now: 0)
         room.changeSemantics()
         room.show(seq: 2)
         #expect(drain(&q, room: room) == ["events A", "bin:delta#2", "events B", "semantics v2"])
@@ -111,9 +111,9 @@ struct OutboundFrameTests {
         // every other write, never only events.
         var frames = 0
         for tick in 3...40 {
-            q.enqueue(batch("\(tick)"))
+            q.enqueue(batch("\(tick)"), now: 0)
             room.show(seq: UInt32(tick))
-            if case .write(_, .binary) = q.next(from: room, theme: .light) { frames += 1 }
+            if case .write(_, .binary) = q.next(from: room, theme: .light, now: 0) { frames += 1 }
         }
         #expect(frames >= 19, "frames written in 38 single-write ticks: \(frames)")
     }
@@ -124,8 +124,8 @@ struct OutboundFrameTests {
         room.show(seq: 7, theme: .dark)
         var q = caughtUp(room)
         q.restartFrames()
-        q.enqueue(batch("A"))
-        q.enqueue(batch("B"))
+        q.enqueue(batch("A"), now: 0)
+        q.enqueue(batch("B"), now: 0)
         #expect(drain(&q, room: room, theme: .dark) == ["events A", "bin:full#7 dark", "events B"])
     }
 

@@ -21,9 +21,9 @@ struct OutboundOrderTests {
     func order() {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
-        q.enqueue(batch("A"))
+        q.enqueue(batch("A"), now: 0)
         q.enqueuePong("pong 1")
-        q.enqueue(batch("B"))
+        q.enqueue(batch("B"), now: 0)
         q.enqueueControl("welcome", always: true)
         q.enqueueControl("error 1")
         #expect(
@@ -36,9 +36,9 @@ struct OutboundOrderTests {
     func laterControlOvertakesEvents() {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
-        q.enqueue(batch("A"))
-        #expect(describe(q.next(from: room, theme: .light)) == "events A")
-        q.enqueue(batch("B"))
+        q.enqueue(batch("A"), now: 0)
+        #expect(describe(q.next(from: room, theme: .light, now: 0)) == "events A")
+        q.enqueue(batch("B"), now: 0)
         q.enqueueControl("error 1")
         #expect(drain(&q, room: room) == ["error 1", "events B", "semantics v1", "presence v1", "bin:full#1"])
     }
@@ -49,13 +49,13 @@ struct OutboundOrderTests {
         var q = makeQueue()
         _ = drain(&q, room: room)
         #expect(!q.owesMore(renderingFrom: room, theme: .light))
-        #expect(describe(q.next(from: room, theme: .light)) == "nothing")
+        #expect(describe(q.next(from: room, theme: .light, now: 0)) == "nothing")
     }
 
     @Test("before hello (no room) only control and pong are sent; events wait for the room")
     func noRoomYet() {
         var q = makeQueue()
-        q.enqueue(batch("A"))
+        q.enqueue(batch("A"), now: 0)
         q.enqueueControl("error not_ready")
         q.enqueuePong("pong 1")
         #expect(drain(&q, room: nil) == ["error not_ready", "pong 1"])
@@ -115,7 +115,7 @@ struct OutboundControlTests {
         var q = makeQueue()
         q.enqueueControl("welcome", always: true)
         q.enqueueControl("error 1")
-        q.enqueue(batch("A"))
+        q.enqueue(batch("A"), now: 0)
         let fatalQueued = q.enqueueFatal(ProtocolError(.serverFull, "full"))
         #expect(fatalQueued)
         #expect(q.isClosing)
@@ -139,7 +139,7 @@ struct OutboundControlTests {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
         q.enqueueControl("welcome", always: true)
-        q.enqueue(batch("A"))
+        q.enqueue(batch("A"), now: 0)
         q.enqueuePong("pong 1")
         let queued = q.enqueueGoingAway()
         #expect(queued)
@@ -164,52 +164,83 @@ struct OutboundControlTests {
         q.enqueueFatal(ProtocolError(.protocolMismatch, "reload"))
         let secondFatalQueued = q.enqueueFatal(ProtocolError(.serverFull, "full"))
         #expect(!secondFatalQueued)
-        let eventsQueued = q.enqueue(batch("A"))
+        let eventsQueued = q.enqueue(batch("A"), now: 0)
         #expect(!eventsQueued)
         #expect(drain(&q, room: FakeRoom(seq: 1)) == ["fatal protocol_mismatch", "close 1008 protocol_mismatch"])
     }
 }
 
-@Suite("Send policy: events and slow consumers")
+@Suite("Send policy: events and slow readers")
 struct OutboundEventTests {
-    @Test("events up to maxQueuedEvents wait for a client that is not reading")
-    func withinBound() {
-        var q = makeQueue(maxQueuedEvents: 4)
-        let queuedA = q.enqueue(batch("A", count: 3))
-        #expect(queuedA)
-        let queuedB = q.enqueue(batch("B", count: 1))
-        #expect(queuedB)
-        #expect(q.queuedEvents == 4)
-        #expect(
-            drain(&q, room: FakeRoom(seq: 1)) == ["events A", "events B", "semantics v1", "presence v1", "bin:full#1"])
-        #expect(q.queuedEvents == 0)
+    @Test("events wait for a client that is not reading, however many a burst made, for up to 10 s")
+    func burstWaits() {
+        var q = makeQueue()
+        for i in 0..<1500 {
+            let queued = q.enqueue(batch("\(i)"), now: Double(i) * 0.001)
+            #expect(queued)
+        }
+        #expect(!q.isClosing)
+        let sent = drain(&q, room: FakeRoom(seq: 1))
+        #expect(sent.count == 1503 && sent.prefix(2) == ["events 0", "events 1"])
+        #expect(q.queuedEventBytes == 0)
     }
 
-    @Test("sent events no longer count against the bound")
-    func sentEventsFreeRoom() {
-        let room = FakeRoom(seq: 1)
-        var q = makeQueue(maxQueuedEvents: 4)
-        q.enqueue(batch("A", count: 3))
-        #expect(describe(q.next(from: room, theme: .light)) == "events A")
-        let queuedB = q.enqueue(batch("B", count: 3))
-        #expect(queuedB)
-        #expect(drain(&q, room: room) == ["events B", "semantics v1", "presence v1", "bin:full#1"])
-    }
-
-    @Test("one event over the bound: everything queued goes, only slow_consumer is sent, then close 1008")
-    func slowConsumer() {
-        let room = FakeRoom(seq: 1)
-        var q = makeQueue(maxQueuedEvents: 4)
+    @Test("a client that took nothing for 10 s while events waited is closed at the next event, not before")
+    func stalled() {
+        var q = makeQueue()
         q.enqueueControl("welcome", always: true)
-        q.enqueueControl("error 1")
-        q.enqueuePong("pong 1")
-        q.enqueue(batch("A", count: 2))
-        q.enqueue(batch("B", count: 2))
-        let queuedC = q.enqueue(batch("C", count: 1))
-        #expect(queuedC, "the refusal needs a write")
-        #expect(q.queuedEvents == 0)
-        let queuedD = q.enqueue(batch("D"))
-        #expect(!queuedD)
-        #expect(drain(&q, room: room) == ["fatal slow_consumer", "close 1008 slow_consumer"])
+        q.enqueue(batch("A"), now: 100)
+        q.enqueue(batch("B"), now: 109.999)
+        #expect(!q.isClosing, "9.999 s without taking anything")
+        let closing = q.enqueue(batch("C"), now: 110)
+        #expect(closing, "the refusal needs a write")
+        #expect(q.queuedEventBytes == 0, "everything queued goes")
+        let afterClose = q.enqueue(batch("D"), now: 111)
+        #expect(!afterClose)
+        #expect(drain(&q, room: FakeRoom(seq: 1)) == ["fatal slow_consumer", "close 1008 slow_consumer"])
+    }
+
+    @Test("a client that keeps taking messages is never closed: the 10 s count from its last take")
+    func slowButReading() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        var t = 0.0
+        for i in 0..<20 {
+            q.enqueue(batch("\(i)a"), now: t)
+            q.enqueue(batch("\(i)b"), now: t)
+            t += 9.5
+            // One message taken every 9.5 s while two come: the backlog grows, the reader lives.
+            let taken = describe(q.next(from: room, theme: .light, now: t))
+            #expect(taken.hasPrefix("events"))
+        }
+        #expect(!q.isClosing)
+        let late = q.enqueue(batch("late"), now: t + 9.99)
+        #expect(late)
+        #expect(!q.isClosing)
+    }
+
+    @Test("the 10 s start when events begin to wait, not at the client's last write before an idle spell")
+    func idleThenBurst() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        _ = q.next(from: room, theme: .light, now: 0)
+        q.enqueue(batch("A"), now: 60)
+        #expect(!q.isClosing, "a minute idle, then one event: nothing stalled yet")
+        q.enqueue(batch("B"), now: 69.9)
+        #expect(!q.isClosing)
+        q.enqueue(batch("C"), now: 70)
+        #expect(q.isClosing)
+    }
+
+    @Test("more than 32 MiB of events waiting: closed at once")
+    func bytesBound() {
+        var q = makeQueue(slowReader: SlowReaderRule(stallTimeout: 10, maxQueuedBytes: 1000))
+        q.enqueue(batch("A", bytes: 600), now: 0)
+        q.enqueue(batch("B", bytes: 400), now: 0)
+        #expect(!q.isClosing, "exactly at the bound")
+        q.enqueue(batch("C", bytes: 1), now: 0)
+        #expect(drain(&q, room: FakeRoom(seq: 1)) == ["fatal slow_consumer", "close 1008 slow_consumer"])
+        #expect(SlowReaderRule().maxQueuedBytes == 32 * 1024 * 1024)
+        #expect(SlowReaderRule().stallTimeout == 10)
     }
 }

@@ -44,12 +44,15 @@ final class FakeRoom: RoomFeed {
     func frame(theme: Theme) -> SharedFrame { frames[theme.name]! }
 }
 
-func batch(_ label: String, count: Int = 1) -> EventBatch {
-    EventBatch(payload: SharedPayload(text: "events \(label)", headroom: testHeadroom), count: count)
+/// An events message whose text is "events LABEL", padded to `bytes` bytes when given.
+func batch(_ label: String, bytes: Int? = nil) -> EventBatch {
+    let text = "events \(label)"
+    let padded = bytes.map { text + String(repeating: " ", count: max(0, $0 - text.utf8.count)) } ?? text
+    return EventBatch(payload: SharedPayload(text: padded, headroom: testHeadroom))
 }
 
-func makeQueue(maxQueuedEvents: Int = 1024) -> OutboundQueue {
-    OutboundQueue(headroom: testHeadroom, maxQueuedEvents: maxQueuedEvents)
+func makeQueue(slowReader: SlowReaderRule = SlowReaderRule()) -> OutboundQueue {
+    OutboundQueue(headroom: testHeadroom, slowReader: slowReader)
 }
 
 /// One line per writable callback: text as sent (errors the queue made itself as
@@ -83,7 +86,7 @@ func drain(
             Issue.record("still wants writable after 2000 callbacks", sourceLocation: sourceLocation)
             break
         }
-        let action = queue.next(from: room, theme: theme)
+        let action = queue.next(from: room, theme: theme, now: 0)
         sent.append(describe(action))
         if case .close = action { break }
     }

@@ -24,10 +24,10 @@ struct SharedPayloadTests {
         let events = batch("A")
         var queues = (0..<3).map { _ in makeQueue() }
         for i in queues.indices {
-            queues[i].enqueue(events)
+            queues[i].enqueue(events, now: 0)
             var written: [SharedPayload] = []
             while queues[i].owesMore(renderingFrom: room, theme: .light) {
-                if case .write(let p, _) = queues[i].next(from: room, theme: .light) { written.append(p) }
+                if case .write(let p, _) = queues[i].next(from: room, theme: .light, now: 0) { written.append(p) }
             }
             #expect(written.count == 4)
             #expect(written[0] === events.payload)
@@ -37,7 +37,7 @@ struct SharedPayloadTests {
         }
         room.show(seq: 2)
         for i in queues.indices {
-            guard case .write(let p, .binary) = queues[i].next(from: room, theme: .light) else {
+            guard case .write(let p, .binary) = queues[i].next(from: room, theme: .light, now: 0) else {
                 Issue.record("no frame")
                 continue
             }
@@ -52,7 +52,7 @@ struct SharedPayloadTests {
         q.enqueueControl("welcome!")
         q.enqueuePong("pong")
         #expect(q.bytesCopied == 12)
-        guard case .write(let p, .text) = q.next(from: nil, theme: .light) else {
+        guard case .write(let p, .text) = q.next(from: nil, theme: .light, now: 0) else {
             Issue.record("no control message")
             return
         }

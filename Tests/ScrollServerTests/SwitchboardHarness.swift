@@ -33,9 +33,11 @@ final class BoardHarness {
     let log = CapturedLog()
     let board: Switchboard
 
-    init(maxQueuedEvents: Int = 1024, store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil) throws {
+    init(
+        slowReader: SlowReaderRule = SlowReaderRule(), store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil
+    ) throws {
         var config = ServerConfig(publicDirectory: "/nonexistent")
-        config.maxQueuedEvents = maxQueuedEvents
+        config.slowReader = slowReader
         board = try Switchboard(
             config: config, logger: log.logger, store: store, clock: clock.clock, scheduler: scheduler,
             headroom: testHeadroom)
@@ -77,6 +79,37 @@ final class BoardHarness {
             }
         }
         return sent
+    }
+
+    /// What client `id`'s events messages said while it read everything owed: haptic clicks
+    /// counted (a haptic standing for several counts as many), the last `moved` value, the
+    /// largest events message, and whether the connection was closed.
+    func readEvents(_ id: UInt64) -> (haptics: Int, lastMoved: Int?, largestMessage: Int, closed: Bool) {
+        var result = (haptics: 0, lastMoved: Int?.none, largestMessage: 0, closed: false)
+        while board.owesMore(id) {
+            switch board.next(id) {
+            case .write(let payload, .text):
+                let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
+                guard json?["type"] as? String == "events", let events = json?["events"] as? [[String: Any]] else {
+                    if json?["type"] as? String == "error" { result.closed = true }
+                    continue
+                }
+                result.largestMessage = max(result.largestMessage, payload.count)
+                for event in events {
+                    switch event["type"] as? String {
+                    case "haptic": result.haptics += (event["count"] as? Int) ?? 1
+                    case "moved": result.lastMoved = event["value"] as? Int
+                    default: break
+                    }
+                }
+            case .close:
+                result.closed = true
+                return result
+            default:
+                continue
+            }
+        }
+        return result
     }
 
     /// A pointer message on the ruler (scene y 150…278), `t` in ms.

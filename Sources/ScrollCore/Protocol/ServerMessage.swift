@@ -33,8 +33,14 @@ public enum ServerMessage {
         JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
     }
 
+    /// Within `EventBudget`: a haptic that stands for several crossings says how many (`count`).
     public static func events(_ events: [SceneEvent]) -> String {
-        JSONValue.object([("type", "events"), ("events", .array(events.map(\.json)))]).serialized
+        let items = EventBudget.bounded(events).map { event, count -> JSONValue in
+            guard count > 1, case .object(var fields) = event.json else { return event.json }
+            fields.append(("count", .number(Double(count))))
+            return .object(fields)
+        }
+        return JSONValue.object([("type", "events"), ("events", .array(items))]).serialized
     }
 
     /// Everyone in the room, in join order, with their colours.

@@ -9,6 +9,23 @@ package enum OutboundAction {
 
 package enum MessageKind: Equatable { case text, binary }
 
+/// When a client counts as no longer reading (docs/PROTOCOL.md, `slow_consumer`): judged by what
+/// it fails to take, never by how many events a burst made. A reader that keeps taking messages
+/// is never closed, however much a room sends at once.
+package struct SlowReaderRule: Equatable, Sendable {
+    /// Events have waited this long (s) and the client took nothing meanwhile.
+    package var stallTimeout = 10.0
+    /// Bytes of events waiting for the client (the room's shared buffers, so this bounds how long
+    /// they are kept alive for it, not copies): far above any burst one client can cause within
+    /// the rate limit (2,000 messages of at most ~4 KB of events each).
+    package var maxQueuedBytes = 32 << 20
+
+    package init(stallTimeout: Double = 10, maxQueuedBytes: Int = 32 << 20) {
+        self.stallTimeout = stallTimeout
+        self.maxQueuedBytes = maxQueuedBytes
+    }
+}
+
 /// One client's output policy (docs/PROTOCOL.md, "Order per connection" and "Errors"),
 /// free of sockets and clocks: the server feeds it and writes what `next` returns,
 /// one message per writable callback, asking for another while `owesMore`.
@@ -17,7 +34,7 @@ package struct OutboundQueue {
 
     /// Room for lws's header in front of the payloads this queue makes itself.
     let headroom: Int
-    let maxQueuedEvents: Int
+    let slowReader: SlowReaderRule
 
     /// Welcome and errors, in order; bounded unless `always`.
     private var control: [SharedPayload] = []
@@ -36,7 +53,9 @@ package struct OutboundQueue {
     private var hadFrame = false
     /// Batches shared with the room's other clients.
     private var events: [EventBatch] = []
-    package private(set) var queuedEvents = 0
+    package private(set) var queuedEventBytes = 0
+    /// When the client last took a message, or when its oldest waiting events came if later.
+    private var progressAt = -Double.infinity
     private var semanticsSent = 0
     private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
@@ -48,9 +67,9 @@ package struct OutboundQueue {
     /// and semantics are the room's buffers, written as they are, so they add nothing.
     package private(set) var bytesCopied = 0
 
-    package init(headroom: Int, maxQueuedEvents: Int) {
+    package init(headroom: Int, slowReader: SlowReaderRule = SlowReaderRule()) {
         self.headroom = headroom
-        self.maxQueuedEvents = maxQueuedEvents
+        self.slowReader = slowReader
     }
 
     package var isClosing: Bool { closing != nil }
@@ -112,18 +131,22 @@ package struct OutboundQueue {
     /// theme's), and nothing of the old theme is continued.
     package mutating func restartFrames() { frameSeq = 0 }
 
-    /// Past `maxQueuedEvents` the client has stopped reading: everything queued goes,
-    /// and it is told why and closed.
+    /// Events for the client, at `now`. One that has taken nothing for `stallTimeout` while
+    /// events waited, or has more than `maxQueuedBytes` of them waiting, has stopped reading:
+    /// everything queued goes, and it is told why and closed.
     @discardableResult
-    package mutating func enqueue(_ batch: EventBatch) -> Bool {
+    package mutating func enqueue(_ batch: EventBatch, now: Double) -> Bool {
         guard closing == nil else { return false }
+        if events.isEmpty { progressAt = max(progressAt, now) }
         events.append(batch)
-        queuedEvents += batch.count
-        guard queuedEvents > maxQueuedEvents else { return true }
+        queuedEventBytes += batch.payload.count
+        let stalled = now - progressAt >= slowReader.stallTimeout
+        guard stalled || queuedEventBytes > slowReader.maxQueuedBytes else { return true }
         control.removeAll()
         events.removeAll()
-        queuedEvents = 0
-        return enqueueFatal(ProtocolError(.slowConsumer, "too many undelivered messages; reconnect"))
+        queuedEventBytes = 0
+        let why = stalled ? "took nothing for \(Int(slowReader.stallTimeout)) s" : "fell too far behind"
+        return enqueueFatal(ProtocolError(.slowConsumer, "undelivered messages: the client \(why); reconnect"))
     }
 
     // MARK: output
@@ -132,7 +155,13 @@ package struct OutboundQueue {
     /// presence, the latest frame — except that, after its first frame, a due frame goes before
     /// the events, semantics and presence whenever the last message was not a frame.
     /// Without a room only the first three exist.
-    package mutating func next(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
+    package mutating func next(from room: (any RoomFeed)?, theme: Theme, now: Double) -> OutboundAction {
+        let action = choose(from: room, theme: theme)
+        if case .write = action { progressAt = now }
+        return action
+    }
+
+    private mutating func choose(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
         if let t = echoOfSentFrame {
             echoOfSentFrame = nil
@@ -152,7 +181,7 @@ package struct OutboundQueue {
         lastWasFrame = false
         if !events.isEmpty {
             let batch = events.removeFirst()
-            queuedEvents -= batch.count
+            queuedEventBytes -= batch.payload.count
             return .write(batch.payload, .text)
         }
         if semanticsSent != room.semanticsVersion {

@@ -80,7 +80,7 @@ package final class Switchboard {
         let session = ClientSession(id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now())
         clients[id] = Client(
             session: session,
-            outbound: OutboundQueue(headroom: directory.headroom, maxQueuedEvents: config.maxQueuedEvents))
+            outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader))
         if stopping {
             if clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
         } else if clients.count > config.maxClients {
@@ -108,7 +108,7 @@ package final class Switchboard {
     /// `id` may write one message: which.
     package func next(_ id: UInt64) -> OutboundAction {
         guard let session = clients[id]?.session else { return .nothing }
-        return clients[id]!.outbound.next(from: session.room, theme: session.theme)
+        return clients[id]!.outbound.next(from: session.room, theme: session.theme, now: clock.now())
     }
 
     /// Whether `id` is owed another write (renders its room's frame if due).
@@ -192,7 +192,7 @@ package final class Switchboard {
         // Encoded once here, not per client: render once, send many.
         let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
         for id in directory.members(of: room.name) where clients[id] != nil {
-            if let batch { clients[id]!.outbound.enqueue(batch) }
+            if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
         if room.needsTick { ensureTicking() }
