@@ -72,6 +72,8 @@ let package = Package(
                 "ScrollServer", "ScrollCore", "CSQLite", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client on its own, against scripted peers: no server.
+        .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketClient", "ScrollCore", "CSQLite"]

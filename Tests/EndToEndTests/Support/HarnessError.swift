@@ -9,7 +9,6 @@ enum HarnessError: Error, CustomStringConvertible {
     case navigationFailed(url: String, error: String)
     case javaScript(String)
     case timeout(String)
-    case peer(String)
 
     var description: String {
         switch self {
@@ -35,8 +34,6 @@ enum HarnessError: Error, CustomStringConvertible {
             return "JavaScript exception: \(text)"
         case .timeout(let what):
             return "timed out \(what)"
-        case .peer(let detail):
-            return "scripted peer: \(detail)"
         }
     }
 }
