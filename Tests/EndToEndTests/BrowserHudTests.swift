@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The heads-up display in the real page (issue 12, items 1 and 2): toggled with `h` and its

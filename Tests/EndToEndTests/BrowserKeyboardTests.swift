@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The keyboard alone in the real page (issue 12, item 5): Tab goes through the widgets in reading

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The tick picker in the real page, driven with real mouse and key events over CDP: every tick

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// Themes and reduced motion in the real page (issue 12, items 3 and 4), with the system's

@@ -1,10 +1,9 @@
 import Foundation
-import Glibc
 import Testing
 import WebSocketClient
 
 /// Proves the end-to-end harness works before any product code is involved: the browser driver
-/// and the server launcher (the WebSocket client on its own: WebSocketClientTests).
+/// (the WebSocket client on its own: WebSocketClientTests; the server launcher: LoopbackToolsTests).
 
 /// A `data:` URL for an HTML snippet (base64, so no character needs escaping).
 private func page(_ html: String) -> String {
@@ -182,76 +181,5 @@ struct ChromiumHarnessTests {
         // Browser → client: the reply carries `size` characters.
         let reply = try browser.evaluate("'b'.repeat(\(size))") as? String
         #expect(reply?.count == size)
-    }
-}
-
-@Suite("Harness: ServerProcess with stand-in servers")
-struct ServerProcessHarnessTests {
-    /// Writes an executable shell script standing in for the server. Opened close-on-exec: a
-    /// process another test forks meanwhile must not inherit the open file, or running the
-    /// script fails with "Text file busy" (ETXTBSY) until that process execs.
-    private func stub(_ body: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("stub-server-\(UUID().uuidString).sh")
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else {
-            throw HarnessError.launchFailed(executable: url.path, reason: "cannot create it: errno \(errno)")
-        }
-        defer { close(fd) }
-        let bytes = Array(("#!/bin/sh\n" + body).utf8)
-        guard write(fd, bytes, bytes.count) == bytes.count else {
-            throw HarnessError.launchFailed(executable: url.path, reason: "cannot write it: errno \(errno)")
-        }
-        return url
-    }
-
-    @Test func parsesThePortFromTheListeningLine() throws {
-        // `tail -f /dev/null` blocks until signalled, like a server.
-        let script = try stub(
-            """
-            echo "args: $*"
-            echo "widget-server listening on http://127.0.0.1:4567/ (room default)"
-            exec tail -f /dev/null
-            """)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let server = try ServerProcess(arguments: ["--extra"], executable: script.path)
-        #expect(server.port == 4567)
-        #expect(server.httpURL == "http://127.0.0.1:4567/")
-        #expect(server.wsURL == "ws://127.0.0.1:4567/")
-        // Without a --state of their own, test servers keep no state: parallel tests share no file.
-        #expect(server.output.contains("args: --host 127.0.0.1 --port 0 --extra --state none"))
-        server.stop()
-        #expect(server.hasExited)
-    }
-
-    @Test func aGivenPortIsPassedToTheServer() throws {
-        let script = try stub(
-            """
-            echo "args: $*"
-            echo "widget-server listening on http://127.0.0.1:4568/ (room default)"
-            exec tail -f /dev/null
-            """)
-        defer { try? FileManager.default.removeItem(at: script) }
-        let server = try ServerProcess(port: 4568, executable: script.path)
-        defer { server.stop() }
-        #expect(server.port == 4568)
-        #expect(server.output.contains("args: --host 127.0.0.1 --port 4568"))
-    }
-
-    @Test func aServerThatExitsEarlyIsReportedWithItsOutput() throws {
-        let script = try stub("echo 'bind failed' >&2\nexit 3\n")
-        defer { try? FileManager.default.removeItem(at: script) }
-        #expect {
-            try ServerProcess(executable: script.path)
-        } throws: { error in
-            "\(error)".contains("exited before") && "\(error)".contains("bind failed")
-        }
-    }
-
-    @Test func aMissingBinarySaysToBuildFirst() {
-        #expect {
-            try ServerProcess(executable: "/nonexistent/widget-server")
-        } throws: { error in
-            "\(error)".contains("swift build")
-        }
     }
 }

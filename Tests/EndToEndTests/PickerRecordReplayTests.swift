@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -42,7 +43,7 @@ import WebSocketClient
         #expect(live.filter { $0.type == "haptic" }.count == 48 + 52 + 10 + 90)
 
         let trace = dir.appendingPathComponent("dial.jsonl")
-        let binary = PackagePaths.product("widget-replay")
+        let binary = Products.path("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [trace.path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

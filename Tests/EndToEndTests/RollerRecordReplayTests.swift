@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -22,7 +23,7 @@ import WebSocketClient
         let trace = try String(contentsOf: dir.appendingPathComponent("dice.jsonl"), encoding: .utf8)
         #expect(trace.hasPrefix("# scene: roller\n# seed: "))
 
-        let binary = PackagePaths.product("widget-replay")
+        let binary = Products.path("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [dir.appendingPathComponent("dice.jsonl").path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LoopbackTools
 import ScrollCore
 import WebSocketClient
 
