@@ -22,14 +22,19 @@ import Testing
         return url
     }
 
-    @Test func parsesThePortFromTheListeningLine() throws {
-        // `tail -f /dev/null` blocks until signalled, like a server.
-        let script = try stub(
+    /// A stand-in that prints its arguments and a listening line naming `port`, then blocks until
+    /// signalled (`tail -f /dev/null`), like a server.
+    private func listening(on port: Int) throws -> URL {
+        try stub(
             """
             echo "args: $*"
-            echo "widget-server listening on http://127.0.0.1:4567/ (room default)"
+            echo "widget-server listening on http://127.0.0.1:\(port)/ (room default)"
             exec tail -f /dev/null
             """)
+    }
+
+    @Test func parsesThePortFromTheListeningLine() throws {
+        let script = try listening(on: 4567)
         defer { try? FileManager.default.removeItem(at: script) }
         let server = try ServerProcess(arguments: ["--extra"], executable: script.path)
         #expect(server.port == 4567)
@@ -42,12 +47,7 @@ import Testing
     }
 
     @Test func aGivenPortIsPassedToTheServer() throws {
-        let script = try stub(
-            """
-            echo "args: $*"
-            echo "widget-server listening on http://127.0.0.1:4568/ (room default)"
-            exec tail -f /dev/null
-            """)
+        let script = try listening(on: 4568)
         defer { try? FileManager.default.removeItem(at: script) }
         let server = try ServerProcess(port: 4568, executable: script.path)
         defer { server.stop() }
