@@ -47,7 +47,7 @@ bench-load: deps-run
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
 
-# Soak (docs/RELIABILITY-soak.md; ~11 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min multi-client replay; fails on fd or memory growth.
+# Soak (docs/RELIABILITY.md, "Soak"; ~11 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min multi-client replay; fails on fd or memory growth.
 soak: deps-run
 	swift build -c release --product widget-server
 	swift build -c release --product widget-load

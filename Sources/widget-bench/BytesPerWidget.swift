@@ -1,6 +1,7 @@
 import ScrollCore
 
-/// Issue 13, item 4: bytes per frame while each widget moves on its own in the demo scene, at
+/// Bytes per frame while each widget moves on its own in the demo scene (the ≤ 1 KB budget is
+/// per widget moving, docs/DESIGN.md), at
 /// 60 Hz until the scene rests: the moving widget's layer (its ops), the delta frames (median,
 /// max) and everything the motion sent. A scene's first frame is the full frame a newcomer gets.
 func printBytesPerWidget() {

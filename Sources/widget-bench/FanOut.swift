@@ -62,7 +62,7 @@ final class FanOut {
                     } else {
                         lwsWrite(payload.bytes, payload.count)
                     }
-                } while client.outbound.wantsWritable(room: room, theme: .light)
+                } while client.outbound.owesMore(renderingFrom: room, theme: .light)
             }
         }
         copied += group.reduce(0) { $0 + $1.outbound.bytesCopied }

@@ -2,11 +2,12 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// The heads-up display in the real page (issue 12, items 1 and 2): toggled with `h` and its
-/// button, remembered across a reload; its figures on `<html>` (`data-hud-fps`, `-rtt`,
-/// `-latency`, `-bps`, `-skipped`) present and plausible while the ruler is dragged; `?latency=`
-/// delays what the page sends and receives, and is shown. No wall-clock performance is asserted:
-/// only that the figures exist, are in range, and that simulated latency is not less than simulated.
+/// The heads-up display in the real page (README, "HUD" and "Latency simulator"): toggled with
+/// `h` and its button, remembered across a reload; its figures on `<html>` (`data-hud-fps`,
+/// `-rtt`, `-latency`, `-bps`, `-skipped`) present and plausible while the ruler is dragged;
+/// `?latency=` delays what the page sends and receives, and is shown. No wall-clock performance
+/// is asserted: only that the figures exist, are in range, and that simulated latency is not
+/// less than simulated.
 ///
 /// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (the HUD shown, with simulated
 /// latency, a bad `?latency=`); they are not part of any assertion.

@@ -2,10 +2,10 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// The keyboard alone in the real page (issue 12, item 5): Tab goes through the widgets in reading
-/// order (top to bottom, then left to right), the focused widget's overlay element shows an outline,
-/// and every widget does its job from the keys its semantics list — reached with Tab, never with a
-/// script's `focus()`. Keys are real CDP key events.
+/// The keyboard alone in the real page (README, "Keyboard"): Tab goes through the widgets in
+/// reading order (top to bottom, then left to right), the focused widget's overlay element
+/// shows an outline, and every widget does its job from the keys its semantics list — reached
+/// with Tab, never with a script's `focus()`. Keys are real CDP key events.
 ///
 /// Screenshots are saved as test artefacts in `.build/test-artifacts/screenshots/` (the focus outline on each
 /// widget); they are not part of any assertion.

@@ -2,7 +2,7 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// Several people in one room, each in a real page in headless Chromium (issue 11): who is here,
+/// Several people in one room, each in a real page in headless Chromium: who is here,
 /// each one's colour, the room bar (room name, Share, "N here", one chip each), remote pointers
 /// drawn from the frames (a dot in the pointer's colour; never your own, skipped by the painter
 /// through the display list's owner op 0x0F), hover sent by the page, and a bad `?room=`.
@@ -17,7 +17,8 @@ import Testing
 @Suite(.serialized) struct BrowserPresenceTests {
     static let root = "document.documentElement.dataset"
     static let ruler = "Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))"
-    /// The palette's first two slots (issue 11, §3): the first to join gets the first.
+    /// The palette's first two slots: each joiner takes the lowest free slot, so the first to
+    /// join gets the first (docs/PROTOCOL.md, "Sharing a room").
     static let first = "#1C7ED6"
     static let second = "#E8590C"
     /// An empty background spot, and one 30 pt to its right (scene points).
@@ -135,7 +136,8 @@ import Testing
         try screenshot(b, "presence-bar-light")
 
         // A drags the ruler with real mouse events; while A holds it, B sees it outlined in A's
-        // colour (2 pt inside its frame, issue 11 §5); both come to the same final value.
+        // colour (2 pt inside its frame: docs/PROTOCOL.md, "Sharing a room"); both come to the
+        // same final value.
         let start = try #require(try b.evaluate(Self.ruler) as? Double)
         var t = Date().timeIntervalSince1970
         let y = try a.css(0, 214).y

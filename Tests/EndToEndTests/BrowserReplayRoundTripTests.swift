@@ -3,8 +3,10 @@ import LoopbackTools
 import ScrollCore
 import Testing
 
-/// Issue 4: input made through the real page is recorded by the server, and replaying that
-/// trace offline in virtual time ends on the value the browser showed live.
+/// Input made through the real page is recorded by the server, and replaying that trace
+/// offline in virtual time ends on the value the browser showed live: the trace keeps the
+/// page's own timestamps, which the physics uses instead of arrival times, so the network's
+/// timing cannot make the two differ.
 @Suite(.serialized) struct BrowserReplayRoundTripTests {
     static let value = "Number(document.querySelector('[data-widget=ruler]')?.getAttribute('aria-valuenow'))"
 

@@ -5,7 +5,7 @@ import Testing
 /// The digit roller and its buttons in the real page (`?scene=roller`, 390 × 200 pt: the roller
 /// at (0, 40, 390, 80), role status, its valueText the settled number; below it five 70 × 44-pt
 /// buttons at y 130, 8 pt from the left and 6 pt apart: +1, +9, +99, −1, random), driven with
-/// real mouse and key events over CDP (issue 10, item 9). The buttons act on touch-up inside,
+/// real mouse and key events over CDP. The buttons act on touch-up inside,
 /// and on Enter and Space when focused; the server draws their pressed state and gives them
 /// valueText "pressed" while held (docs/PROTOCOL.md, "Widget actions"). The server events the
 /// page receives are recorded by a test-side observer (`Chromium.openObserved`).

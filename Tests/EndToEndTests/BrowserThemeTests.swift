@@ -2,7 +2,7 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// Themes and reduced motion in the real page (issue 12, items 3 and 4), with the system's
+/// Themes and reduced motion in the real page (README, "Themes and motion"), with the system's
 /// preferences emulated over CDP (`Emulation.setEmulatedMedia`): light and dark follow
 /// `prefers-color-scheme` live without a reload; the theme button overrides it and is remembered;
 /// a dark page is dark before its first frame; `prefers-reduced-motion` changes what the server

@@ -4,9 +4,10 @@ import ScrollCore
 import Testing
 import WebSocketClient
 
-/// Issue 8, "done when": a session on the picker scene, played live against the real server
-/// with `--record`, is reproduced by `widget-replay` from the recorded trace: every click,
-/// moved value and reported value, in the same order, at the same scene times.
+/// A session on the picker scene, played live against the real server with `--record`, is
+/// reproduced by `widget-replay` from the recorded trace: every click, moved value and reported
+/// value, in the same order, at the same scene times: events are stamped with exact crossing
+/// times worked out from the client's timestamps, never with frame or arrival times.
 @Suite struct PickerRecordReplayTests {
     @Test("live picker events (a fling, a drag into the N edge, keys) equal widget-replay's from the trace")
     func liveEqualsReplay() throws {

@@ -4,7 +4,7 @@ import ScrollCore
 import Testing
 import WebSocketClient
 
-/// Issue 10, item 6: "random" is drawn by the server from the room's seed, which the trace
+/// "random" is drawn by the server from the room's seed, which the trace
 /// records (`# seed: N`), so `widget-replay` draws the same numbers the live room did.
 @Suite struct RollerRecordReplayTests {
     @Test("random presses recorded live replay to the same numbers")

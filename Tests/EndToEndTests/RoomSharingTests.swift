@@ -4,10 +4,10 @@ import ScrollCore
 import Testing
 import WebSocketClient
 
-/// Several clients in one room against the real server (issue 11, protocol 3): identical frames,
-/// presence, fair capture, a holder leaving, a reader that stops reading, a late joiner, hover
-/// and the presence layer. Every wait has a deadline; time is judged only by frame headers and
-/// event stamps, never by the wall clock.
+/// Several clients in one room against the real server (docs/PROTOCOL.md, "Sharing a room"):
+/// identical frames, presence, fair capture, a holder leaving, a reader that stops reading, a
+/// late joiner, hover and the presence layer. Every wait has a deadline; time is judged only by
+/// frame headers and event stamps, never by the wall clock.
 @Suite(.serialized) struct RoomSharingTests {
     /// The presence palette, slot k → palette[k % 8].
     static let palette = ["#1C7ED6", "#E8590C", "#2F9E44", "#AE3EC9", "#E03131", "#0C8599", "#F08C00", "#6741D9"]
@@ -194,24 +194,12 @@ import WebSocketClient
         let after = try #require(server.residentKiB())
         #expect(!server.hasExited)
 
-        // Over the fling (after the gesture's own frames), ticks only: the reader got nearly all.
+        // A smoke check: the rule itself (a stalled client changes nothing for the others) is proven
+        // on a fake clock in SwitchboardPolicyTests; here only that the reader kept getting frames
+        // through the fling on a real server, whatever the machine's speed.
         let fling = reader.frames.entries.filter { $0.seq > lastBefore }
-        let first = try #require(fling.first)
-        let ticks = fling.filter { $0.time > first.time + 0.1 }
-        let low = try #require(ticks.first).seq, high = try #require(ticks.last).seq
-        let coverage = Double(ticks.count) / Double(high - low + 1)
-        #expect(ticks.count >= 120, "only \(ticks.count) frames over the fling")
-        #expect(coverage >= 0.9, "received \(ticks.count) of seqs \(low)…\(high)")
-        let steps = zip(ticks, ticks.dropFirst()).filter { $1.seq == $0.seq + 1 }.map { $1.time - $0.time }.sorted()
-        let median = try #require(steps.isEmpty ? nil : steps[steps.count / 2])
-        let mean = (ticks[ticks.count - 1].time - ticks[0].time) / Double(high - low)
-        // Ticking at 60 a second, never held up: the typical step is 1/60 s. A loaded machine
-        // stretches some steps (up to a third of a second seen here with no stalled client at
-        // all), so the mean and the longest step get room; a write that blocked on a stalled
-        // client would show as a step of a second or more.
-        #expect(abs(median - 1.0 / 60) < 0.004, "median frame step \(median) s")
-        #expect(mean > 1.0 / 60 - 0.002 && mean < 3.0 / 60, "mean frame step \(mean) s")
-        #expect(steps.last! < 1, "the longest step between frames was \(steps.last!) s")
+        let high = try #require(fling.last).seq
+        #expect(fling.count >= 30, "only \(fling.count) frames over a four-second fling")
         // Bounded: frames are latest-wins and undelivered events capped, so the stalled clients
         // cost next to nothing. (Queuing every frame for them would take 16 × ~250 frames × 1–3 KB.)
         #expect(after - before < 8 * 1024, "VmRSS grew \(after - before) KiB (\(before) → \(after))")
@@ -302,8 +290,8 @@ import WebSocketClient
         }
         for x in all { try x.receiveUntilIdle() }
         // One frame a tick at most (docs/PROTOCOL.md, `hover`): the flood's frames are a tick apart
-        // in scene time, and no more were rendered than ticks passed. How many ticks reading 500
-        // messages takes is the machine's (a few here; twice that in the AddressSanitizer build).
+        // in scene time, and no more were rendered than ticks passed, however many ticks reading
+        // 500 messages takes on this machine.
         let tick = 1.0 / 60
         let before = try #require(b.frames.entry(seq: seqFlood))
         let flood = b.frames.entries.filter { $0.seq > seqFlood }
@@ -313,7 +301,7 @@ import WebSocketClient
         let last = try #require(flood.last)
         let ticks = Int(((last.time - before.time) / tick).rounded(.up))
         #expect(Int(last.seq - seqFlood) <= ticks, "\(last.seq - seqFlood) frames rendered in \(ticks) ticks")
-        #expect(flood.count <= 30, "the flood produced \(flood.count) frames")
+        // The exact count (one frame for a flood within one tick) is SwitchboardPolicyTests'.
 
         // Everyone got the same bytes (the sender too: its page skips its own run).
         for (i, j) in [(0, 1), (0, 2), (1, 2)] {

@@ -3,7 +3,7 @@ import LoopbackTools
 import ScrollCore
 import Testing
 
-/// Rooms that survive restarts (issue 14 item 5, docs/STATE.md) against the real server: every
+/// Rooms that survive restarts (docs/STATE.md) against the real server: every
 /// widget driven to rest, the server stopped (SIGTERM, or SIGKILL once the state file holds it),
 /// started again on the same `--state`, and what a new client is told.
 @Suite(.serialized) struct RoomStateTests {

@@ -2,8 +2,9 @@ import Testing
 
 @testable import ScrollCore
 
-/// Timed animations (issue 9, item 7): segments with exact start and end times, pure
-/// functions of scene time, that retarget and queue without jumps.
+/// Timed animations (docs/PHYSICS.md, "Timed animations"): segments with exact start and end
+/// times, pure functions of scene time, so they give the same result at any frame rate, and
+/// retarget and queue without jumps.
 @Suite struct AnimatedValueTests {
     @Test("an ease runs from its start to its end time exactly, ease-in-out: halfway at half time")
     func ease() {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 9: the carousel's golden traces, each replayed against the scene its `# scene:` line
+/// The carousel's golden traces, each replayed against the scene its `# scene:` line
 /// names (`carousel`, or `demo` for demo-carousel). The expected files come from
 /// Traces/reference_model.py (an independent model of the carousel spec); the numbers below
 /// are worked out by hand from the spec (w = 390/5 = 78, item k centred at x = 78k; every

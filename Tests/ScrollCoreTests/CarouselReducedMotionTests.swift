@@ -2,9 +2,9 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 12, item 4: with reduced motion the carousel's insert and delete are cross-fades — the
-/// row before fades out while the row after fades in; nothing rises, grows or slides. The room's
-/// state is the same for everyone; only the drawing differs.
+/// With reduced motion (docs/PROTOCOL.md, `hello`) the carousel's insert and delete are
+/// cross-fades — the row before fades out while the row after fades in; nothing rises, grows or
+/// slides. The room's state is the same for everyone; only the drawing differs.
 @Suite struct CarouselReducedMotionTests {
     static let reduced = Theme.light.reducingMotion(true)
     /// w = 390/5 = 78; tiles are (w − 10)·scale square, centred 10 pt above the row's middle.

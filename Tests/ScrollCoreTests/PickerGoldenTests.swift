@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 8: the tick picker's golden traces, each replayed against the scene its
+/// The tick picker's golden traces, each replayed against the scene its
 /// `# scene:` line names. The expected files come from Traces/reference_model.py (an
 /// independent model of the spec); the numbers below are worked out by hand from the
 /// spec (values 0…N = 100, 10-pt ticks, cell(x) = floor((x + 5)/10), K = −1000·ln 0.998

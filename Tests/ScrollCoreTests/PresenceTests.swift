@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 11: who is in a room, their colours and their pointer dots (docs/PROTOCOL.md,
+/// Who is in a room, their colours and their pointer dots (docs/PROTOCOL.md,
 /// "Sharing a room").
 @Suite struct PresenceTests {
     static let blue = Color(hex: 0x1C7ED6), orange = Color(hex: 0xE8590C), green = Color(hex: 0x2F9E44)

@@ -3,8 +3,8 @@ import Testing
 @testable import ScrollCore
 
 /// DESIGN.md principle 2: the same trace gives the same result at 30, 60 or 240 fps: the
-/// same values and the same events at the same times (issue 8: moving value reports come
-/// at exact tick-crossing times, no longer sampled at frames).
+/// same values and the same events at the same times (moving value reports come at exact
+/// tick-crossing times, never sampled at frames: docs/PHYSICS.md, "Crossing times").
 @Suite struct ReplayFrameRateTests {
     @Test(
         "every golden trace (ruler, picker, carousel, roller): identical events at 30, 60 and 240 fps, times within 1e-9",

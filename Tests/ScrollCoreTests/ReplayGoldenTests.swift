@@ -2,9 +2,9 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 4: recorded traces replayed in virtual time give the values and events the spec
-/// predicts. Each trace has an expected JSON next to it, derived from the spec by
-/// Traces/reference_model.py (an independent model, not this code).
+/// Recorded traces replayed in virtual time give the values and events the spec predicts. Each
+/// trace has an expected JSON next to it, derived from the spec by Traces/reference_model.py
+/// (an independent model, not this code).
 @Suite struct ReplayGoldenTests {
     @Test("slow drag: 257 pt left, held 100 ms before lifting → no fling, 72.5 + 2.57 → 75.1 kg")
     func slowDrag() throws {
@@ -32,9 +32,9 @@ import Testing
         #expect(result.finalValues == [79.7])
         let final = try #require(result.finalEvents.last)
         #expect(abs(final.time - 3.641492196607503) < 1e-6)
-        // Moving reports (issue 8): a new tick is reported at once if 16 ms have passed since
-        // the last report, else held back and reported at last + 16 ms. The drag (12 pt per
-        // 10 ms from 7250 pt) enters 72.6 at 0.01 s (reported), 72.7 at 0.02 (held), 72.9 at
+        // Moving reports (docs/PROTOCOL.md, `events`): a new tick is reported at once if 16 ms
+        // have passed since the last report, else held back and reported at last + 16 ms. The
+        // drag (12 pt per 10 ms from 7250 pt) enters 72.6 at 0.01 s (reported), 72.7 at 0.02 (held), 72.9 at
         // 0.03 (the flush at 0.03 reports 72.7 at 0.026; 72.9 held), 73.0 at 0.04 (replaces
         // it), 73.1 at 0.05 (73.0 reported at 0.042; 73.1 held), 73.2 at 0.06 (73.1 at 0.058),
         // 73.3 at 0.07, 73.5 at 0.08 (73.3 at 0.074; 73.5 held until 0.074 + 0.016 = 0.09),

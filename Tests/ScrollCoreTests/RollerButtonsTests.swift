@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// The roller's buttons (issue 10, item 6): +1, +9, +99, −1 and random, drawn by the server.
+/// The roller's buttons: +1, +9, +99, −1 and random, drawn by the server.
 @Suite struct RollerButtonsTests {
     func tap(_ d: inout SceneDriver, _ id: String, at t: Double, liftAt: Point? = nil) {
         let button = d.scene.widget(id)!

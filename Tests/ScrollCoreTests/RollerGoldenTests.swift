@@ -3,7 +3,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 10: the digit roller's golden traces, in the `roller` scene (one roller, starting at
+/// The digit roller's golden traces, in the `roller` scene (one roller, starting at
 /// 0 with automatic columns, driven by `changeTo`). The expected files come from
 /// Traces/reference_model.py (an independent model of WIDGETS.md §4 and seed 001); the times
 /// below are worked out by hand from the seed's formulas, as in each trace's comment:

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 11: one widget, one pointer at a time (the first down wins), and a holder who leaves
+/// One widget, one pointer at a time (the first down wins), and a holder who leaves
 /// lets go as if lifted (docs/PROTOCOL.md, "Sharing a room"). Virtual time throughout.
 @Suite struct SceneSharingTests {
     static let rulerY = 214.0

@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Settled state kept across restarts (issue 14 item 5, docs/STATE.md): each widget driven to
+/// Settled state kept across restarts (docs/STATE.md): each widget driven to
 /// rest, snapshotted as JSON text, restored into a new scene of the catalog: the same values,
 /// items and selection, the same semantics and the same drawing, in every theme.
 @Suite("Scene snapshots: save and restore settled state")

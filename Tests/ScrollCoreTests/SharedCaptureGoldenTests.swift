@@ -3,9 +3,9 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 11 §1–2: fair capture and a holder leaving, as golden traces. The expected files
-/// come from Traces/reference_model.py (an independent model of the contract); the numbers
-/// below are worked out by hand from it, as in each trace's comment:
+/// Fair capture and a holder leaving (docs/PROTOCOL.md, "Sharing a room"), as golden traces.
+/// The expected files come from Traces/reference_model.py (an independent model of the
+/// contract); the numbers below are worked out by hand from it, as in each trace's comment:
 /// - a widget is driven by one pointer at a time: a down whose topmost widget another
 ///   pointer key (client, pointer) holds is ignored, and so is the rest of that gesture;
 /// - a `leave` line releases every pointer its client holds, in pointer-id order, at the

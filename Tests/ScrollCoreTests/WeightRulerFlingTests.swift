@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// Issue 3: the ruler flings at UIKit's normal rate (0.998/ms) and rests exactly on a tick.
+/// The ruler flings at UIKit's normal rate (0.998/ms) and rests exactly on a tick (WIDGETS.md §1).
 @Suite struct WeightRulerFlingTests {
     /// Pointer moves left at `speed` pt/s in 8 ms steps for `steps` samples, then lifts at once.
     func fling(_ d: inout RulerDriver, speed: Double, steps: Int = 10, dt: Double = 1.0 / 60) {

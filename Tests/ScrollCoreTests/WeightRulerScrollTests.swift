@@ -120,7 +120,7 @@ import Testing
         let sorted = sizes.sorted()
         #expect(sorted[sorted.count / 2] <= 256, "median delta \(sorted[sorted.count / 2]) B")
         // 240 pt crosses at most two anchors: at most two frames resend the ticks, and even
-        // those stay within issue 13's 1 KB for one widget moving.
+        // those stay within the 1 KB budget for one widget moving (docs/DESIGN.md).
         #expect(sizes.filter { $0 > 300 }.count <= 2, "\(sizes)")
         #expect(sizes.max()! <= 1024, "largest delta \(sizes.max()!) B")
     }

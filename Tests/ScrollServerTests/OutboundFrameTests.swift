@@ -165,7 +165,7 @@ struct OutboundFrameTests {
         room.show(seq: 2, changed: false)
         #expect(drain(&q, room: room) == ["nothing"])
         #expect(q.frameSeq == 2)
-        #expect(!q.wantsWritable(room: room, theme: .light))
+        #expect(!q.owesMore(renderingFrom: room, theme: .light))
         room.show(seq: 3)
         #expect(drain(&q, room: room) == ["bin:delta#3"])
     }

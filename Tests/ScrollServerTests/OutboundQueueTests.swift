@@ -48,7 +48,7 @@ struct OutboundOrderTests {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
         _ = drain(&q, room: room)
-        #expect(!q.wantsWritable(room: room, theme: .light))
+        #expect(!q.owesMore(renderingFrom: room, theme: .light))
         #expect(describe(q.next(from: room, theme: .light)) == "nothing")
     }
 
@@ -59,7 +59,7 @@ struct OutboundOrderTests {
         q.enqueueControl("error not_ready")
         q.enqueuePong("pong 1")
         #expect(drain(&q, room: nil) == ["error not_ready", "pong 1"])
-        #expect(!q.wantsWritable(room: nil, theme: .light))
+        #expect(!q.owesMore(renderingFrom: nil, theme: .light))
         #expect(drain(&q, room: FakeRoom(seq: 1)) == ["events A", "semantics v1", "presence v1", "bin:full#1"])
     }
 }

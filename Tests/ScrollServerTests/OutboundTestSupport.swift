@@ -72,13 +72,13 @@ func describe(_ action: OutboundAction) -> String {
 }
 
 /// What the client receives while the server keeps asking for writable callbacks (as it
-/// does while `wantsWritable`); stops at a close, where the connection ends.
+/// does while `owesMore`); stops at a close, where the connection ends.
 func drain(
     _ queue: inout OutboundQueue, room: FakeRoom?, theme: Theme = .light,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> [String] {
     var sent: [String] = []
-    while queue.wantsWritable(room: room, theme: theme) {
+    while queue.owesMore(renderingFrom: room, theme: theme) {
         guard sent.count < 2000 else {
             Issue.record("still wants writable after 2000 callbacks", sourceLocation: sourceLocation)
             break

@@ -3,7 +3,7 @@ import Testing
 
 @testable import ScrollServer
 
-/// The SQLite room store (issue 14 item 5, docs/STATE.md) on files in a temporary directory,
+/// The SQLite room store (docs/STATE.md) on files in a temporary directory,
 /// looked at through a connection of the test's own.
 @Suite("SQLite room store")
 struct SQLiteRoomStoreTests {

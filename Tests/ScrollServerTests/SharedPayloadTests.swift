@@ -26,7 +26,7 @@ struct SharedPayloadTests {
         for i in queues.indices {
             queues[i].enqueue(events)
             var written: [SharedPayload] = []
-            while queues[i].wantsWritable(room: room, theme: .light) {
+            while queues[i].owesMore(renderingFrom: room, theme: .light) {
                 if case .write(let p, _) = queues[i].next(from: room, theme: .light) { written.append(p) }
             }
             #expect(written.count == 4)

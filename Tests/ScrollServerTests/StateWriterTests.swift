@@ -1,4 +1,3 @@
-import Foundation
 import Synchronization
 import Testing
 
@@ -11,75 +10,95 @@ struct StateWriterTests {
         StoredRoom(name: name, scene: "demo", snapshot: snapshot, updated: 1)
     }
 
-    /// Polls `condition` until it holds or `timeout` s pass.
-    private func eventually(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(2000)
-        }
-        return try condition()
-    }
-
-    @Test("what is handed in meanwhile is one batch: a room saved three times is written once, with its latest state")
+    @Test(
+        "what is handed in within 50 ms is one batch: a room saved three times is written once, with its latest state")
     func coalesces() throws {
         let store = InMemoryRoomStore()
-        // A delay no test waits for: only close() writes.
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, delay: 3600)
+        let clock = ManualScheduler()
+        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
         writer.save(room("a", "1"))
+        clock.advance(by: 0.01)
         writer.save(room("b", "1"))
         writer.save(room("a", "2"))
+        clock.advance(by: 0.03)
         writer.save(room("a", "3"))
-        #expect(store.batches.isEmpty, "nothing is written per call")
-        writer.close()
+        #expect(clock.pending == [0.01], "one write, 50 ms after the first save")
+        clock.advance(by: 0.0099)
+        #expect(store.batches.isEmpty, "nothing is written before the delay")
+        clock.advance(by: 0.0001)
         #expect(store.batches == [[room("a", "3"), room("b", "1")]])
-        #expect(store.isClosed)
-    }
-
-    @Test("a save reaches the store by itself, without waiting for close")
-    func writesWithinTheDelay() throws {
-        let store = InMemoryRoomStore()
-        let writer = StateWriter(store: store, logger: CapturedLog().logger)
-        writer.save(room("a", "1"))
-        #expect(try eventually { try store.loadAll() == [room("a", "1")] })
+        writer.save(room("c", "1"))
+        #expect(clock.pending == [0.05], "the next save starts a new 50 ms batch")
+        clock.advance(by: 0.05)
+        #expect(store.batches.count == 2)
         writer.close()
+        #expect(store.isClosed)
     }
 
     @Test("a removal wins over an earlier save of the same room, a save over an earlier removal")
     func removals() throws {
         let store = InMemoryRoomStore([room("old", "0"), room("back", "0")])
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, delay: 3600)
+        let clock = ManualScheduler()
+        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
         writer.save(room("old", "1"))
         writer.remove("old")
         writer.remove("back")
         writer.save(room("back", "2"))
         writer.close()
         #expect(try store.loadAll() == [room("back", "2")])
+        #expect(store.batches == [[room("back", "2")]], "close writes what is pending at once")
     }
 
     @Test("nothing is written after close")
     func afterClose() throws {
         let store = InMemoryRoomStore()
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, delay: 0.001)
+        let clock = ManualScheduler()
+        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
         writer.close()
         writer.save(room("late", "1"))
+        clock.advance(by: 1)
         writer.close()
         #expect(store.batches.isEmpty)
+        #expect(clock.pending.isEmpty)
     }
 
-    @Test("a failed write is logged once and tried again until it succeeds, with the latest state")
+    @Test("a failed write is logged once and tried again every second until it succeeds, with the latest state")
     func retries() throws {
         let store = FlakyStore(failures: 3)
         let log = CapturedLog()
-        let writer = StateWriter(store: store, logger: log.logger, delay: 0.001, retryDelay: 0.01)
+        let clock = ManualScheduler()
+        let writer = StateWriter(store: store, logger: log.logger, scheduler: clock)
         writer.save(room("a", "1"))
-        #expect(eventually { store.attempts >= 2 })
+        clock.advance(by: 0.05)
+        #expect(store.attempts == 1)
+        #expect(clock.pending == [1.0], "the next try a second later")
+        clock.advance(by: 0.999)
+        #expect(store.attempts == 1)
+        clock.advance(by: 0.001)
+        #expect(store.attempts == 2)
         writer.save(room("a", "2"))
-        #expect(eventually { store.saved == [room("a", "2")] })
+        #expect(clock.pending == [1.0], "a save while retrying joins the retry, not a new batch")
+        clock.advance(by: 2)
+        #expect(store.attempts == 4)
+        #expect(store.saved == [room("a", "2")])
         writer.close()
         let errors = log.text.split(separator: "\n").filter { $0.hasPrefix("error cannot store room state") }
         #expect(errors.count == 1, "\(log.text)")
         #expect(log.text.contains("info storing room state works again"), "\(log.text)")
+    }
+
+    @Test("at close a failing write is tried twice more, a quarter second apart, and what is lost is named")
+    func closeRetries() throws {
+        let store = FlakyStore(failures: 10)
+        let log = CapturedLog()
+        let clock = ManualScheduler()
+        let writer = StateWriter(store: store, logger: log.logger, scheduler: clock)
+        writer.save(room("b", "1"))
+        writer.save(room("a", "1"))
+        writer.close()
+        #expect(store.attempts == 3)
+        #expect(clock.pauses == [0.25, 0.25])
+        #expect(log.text.contains("error room state not stored before exit rooms=a,b"), "\(log.text)")
     }
 }
 

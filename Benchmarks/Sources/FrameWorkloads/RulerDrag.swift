@@ -2,7 +2,8 @@ import ScrollCore
 
 extension FrameWorkload {
     /// The ruler dragged at 0.7 pt per frame (42 pt/s), back to its start every 400 frames:
-    /// widget-bench's frame-cost figure since issue 9, so the figures stay comparable.
+    /// widget-bench's frame-cost figure before package-benchmark took it over, kept so the figures
+    /// stay comparable.
     public static let rulerDragPeriod = 400
 
     public static func rulerDrag() -> FrameWorkload {

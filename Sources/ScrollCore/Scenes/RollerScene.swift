@@ -9,7 +9,7 @@ public enum RollerScene {
         return Scene(name: name, size: size, widgets: widgets(rollerFrame: rollerFrame, dice: dice), dice: dice)
     }
 
-    /// The buttons (WIDGETS.md §4, issue 10): +1, +9, +99, −1 and "random" (0…99,999,999,
+    /// The buttons: +1, +9, +99, −1 and "random" (0…99,999,999, the most 8 columns show,
     /// drawn from the scene's dice, so a replay with the recorded seed draws the same).
     static let buttons: [(id: String, title: String, label: String, step: Int?)] = [
         ("rollerPlus1", "+1", "Add 1", 1), ("rollerPlus9", "+9", "Add 9", 9), ("rollerPlus99", "+99", "Add 99", 99),

@@ -167,7 +167,8 @@ struct PresenceDrawing {
     func rects(of color: Color) -> [Rect] { rects.filter { $0.color == color }.map(\.rect) }
 
     /// True when `client`'s run holds its dot at `at`: a white disc of radius 7 and a disc of
-    /// radius 5 in `color`, both centred there (issue 11 contract, §5).
+    /// radius 5 in `color`, both centred there: the ring keeps the dot visible on any colour
+    /// (docs/PROTOCOL.md, "Sharing a room").
     func hasDot(of client: String, color: Color, at: Point) -> Bool {
         let d = discs[client] ?? []
         func near(_ p: Point) -> Bool { abs(p.x - at.x) < 0.01 && abs(p.y - at.y) < 0.01 }

@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Independent model of the weight ruler, the tick picker, the carousel and the digit roller,
-written from the spec only (WIDGETS.md §1–4 and seed 001's code, the tick picker spec of
-issue 8, the carousel spec of issue 9, the roller spec of issue 10, DESIGN.md "Physics
+written from the spec only (WIDGETS.md §1–4 and seed 001's code, DESIGN.md "Physics
 reference", docs/PHYSICS.md, docs/PROTOCOL.md, docs/TRACES.md), that derives the expected
 results of the golden traces.
 It shares no code with ScrollCore: run it to regenerate <trace>.expected.json after a
@@ -13,16 +12,17 @@ A trace runs against the scene its `# scene: NAME` comment names (demo, ruler, p
 picker-free, carousel, roller), else demo. Refused action lines are listed under "refused"
 ({"line", "error"}, the error in the model's words), as the replayer's result lists them.
 
-Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with
-it; fair capture, issue 11 §1: a down on a widget another pointer key (client, pointer)
-holds is ignored, and a down with the key of a captured pointer cancels its old gesture
-first), `leave` lines (issue 11 §2: the client's pointers, in pointer-id order, lift at the
-line's scene time T with a sample at their last position and client time last + (T − last
-scene time); the carousel lifts only a horizontal drag and cancels any other gesture), wheel (to the widget under it), keys and actions (setValue; the carousel's select, add
-and delete; to the named widget, else the scene's first widget with keys; an action the
-widget cannot perform is refused and noted on stderr). A line is applied at its `at` (else `t`) and
-its `t` is the pointer sample's time for the velocity (docs/TRACES.md). The ruler has no edges and wraps its labels;
-the picker has hard edges at 0 and 10·N.
+Scope: pointers (a down goes to the widget whose frame holds it, the gesture stays with it; fair
+capture, PROTOCOL.md "Sharing a room": a down on a widget another pointer key (client, pointer)
+holds is ignored, and a down with the key of a captured pointer cancels its old gesture first),
+`leave` lines (a holder that leaves: the client's pointers, in pointer-id order, lift at the
+line's scene time T with a sample at their last position and client time last + (T − last scene
+time); the carousel lifts only a horizontal drag and cancels any other gesture), wheel (to the
+widget under it), keys and actions (setValue; the carousel's select, add and delete; to the
+named widget, else the scene's first widget with keys; an action the widget cannot perform is
+refused and noted on stderr). A line is applied at its `at` (else `t`) and its `t` is the
+pointer sample's time for the velocity (docs/TRACES.md). The ruler has no edges and wraps its
+labels; the picker has hard edges at 0 and 10·N.
 
 The model is event-driven: it has no frame clock at all. Every motion is closed form and
 each tick crossing is solved for its exact time (closed form for a fling, by bisection on
@@ -391,7 +391,7 @@ class Picker(ScrollWidget):
         self.ease_to(math.floor(value + 0.5) * 10.0, t)
 
 
-# -- The carousel (WIDGETS.md §3, issue 9) -----------------------------------------------
+# -- The carousel (WIDGETS.md §3) --------------------------------------------------------
 CAR_D = 0.99                     # deceleration .fast: 0.99 per ms
 CAR_K = -1000 * math.log(CAR_D)  # v(t) = v0·e^(−K·t), x∞ = x0 + v0/K
 CAR_SETTLE = 0.3                 # every carousel ease (snap, tap, key, select, add, delete) and
@@ -606,8 +606,8 @@ class Carousel:
         elif key == "Home": self.ease_to(0.0, t)
         elif key == "End": self.ease_to(self.top(), t)
         elif key in ("Delete", "Backspace"):
-            # The selected item (issue 9 and the carousel spec; PROTOCOL.md says "the item it
-            # is heading for": the same at rest, and the selection while it moves).
+            # The selected item, the settled one (PROTOCOL.md's key row); only the arrows step
+            # from the item the row is heading for. The two differ only while it moves.
             k = self.index_of_or_none(self.selected_uid)
             if k is None: raise NotModelled(f"{key} at {t}: the selected item is already gone")
             self.delete(k, t)
@@ -694,7 +694,7 @@ class Carousel:
         self.ease_to(self.nearest(self.x) * self.w, t)
 
 
-# -- The digit roller (WIDGETS.md §4, seed 001, issue 10) --------------------------------
+# -- The digit roller (WIDGETS.md §4, seed 001) ------------------------------------------
 NORMAL = 0.3                     # seed normalModulus: default interval = 0.3·columns·|Δ top digit|
 BUFFER = 0.7                     # seed bufferModulus: end phase 0.7·d^0.3/(i + 1)
 RELAY = 0.2                      # s per column added on the left
@@ -885,12 +885,13 @@ class Scene:
                 self.release(key, e["x"], e["y"], t, ct, True)
             w = self.under(e["x"], e["y"])
             if w is not None and any(v is w for v in self.captures.values()):
-                # Fair capture (issue 11 §1): held by another pointer, so this one is ignored:
-                # not captured, no fall-through (nothing lies below), its later lines do nothing.
+                # Fair capture (PROTOCOL.md, "Sharing a room"): held by another pointer, so this
+                # one is ignored: not captured, no fall-through (nothing lies below), its later
+                # lines do nothing.
                 print(f"note: down {key} at {t} on {w.id}, held by another pointer: ignored", file=sys.stderr)
             elif isinstance(w, Carousel) and w.animating_to_target(t):
                 # §3: a touch is ignored while the carousel animates to a target; it declines the
-                # pointer, so the row is not held by it (issue 11: only a captured pointer holds).
+                # pointer, so the row is not held by it (only a captured pointer holds a widget).
                 pass
             elif w is not None:
                 self.captures[key] = w
@@ -905,10 +906,11 @@ class Scene:
         elif kind in ("up", "cancel") and key in self.captures:
             self.release(key, e["x"], e["y"], t, ct, kind == "cancel")
         elif kind == "leave":
-            # Issue 11 §2: each pointer the client holds, in pointer-id order, lifts at T = t
-            # with a sample at its last position and client time last + (T − its scene time):
-            # a still finger lifts with no velocity, a moving one keeps its momentum. The
-            # carousel lifts only a horizontal drag; any other gesture is cancelled (no tap).
+            # A holder that leaves (PROTOCOL.md, "Sharing a room"): each pointer the client
+            # holds, in pointer-id order, lifts at T = t with a sample at its last position and
+            # client time last + (T − its scene time): a still finger lifts with no velocity, a
+            # moving one keeps its momentum. The carousel lifts only a horizontal drag; any
+            # other gesture is cancelled (no tap).
             client = e.get("client", "a")
             for k in sorted((k for k in self.captures if k[0] == client), key=lambda k: k[1]):
                 x, y, lct, lt = self.last[k]

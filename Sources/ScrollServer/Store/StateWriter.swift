@@ -1,10 +1,5 @@
-import Dispatch
 import Logging
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Writes rooms' settled state off the service thread (docs/STATE.md). What is handed in is
 /// written within `delay` as one batch (one transaction); a room handed in twice meanwhile is
@@ -14,6 +9,8 @@ final class StateWriter: Sendable {
     static let delay = 0.05
     /// After a failed write, the wait before the next try.
     static let retryDelay = 1.0
+    /// At close, the wait between the last tries (the process is about to end).
+    static let closeRetryDelay = 0.25
 
     private struct Pending {
         var saves: [String: StoredRoom] = [:]
@@ -28,13 +25,17 @@ final class StateWriter: Sendable {
     private let logger: Logger
     private let delay: Double, retryDelay: Double
     private let pending = Mutex(Pending())
-    private let queue = DispatchQueue(label: "widget-server.state-writer")
+    /// Where flushes run (off the service thread), and the clock of the delays.
+    private let scheduler: any Scheduler
 
     init(
-        store: RoomStore, logger: Logger, delay: Double = StateWriter.delay, retryDelay: Double = StateWriter.retryDelay
+        store: RoomStore, logger: Logger,
+        scheduler: any Scheduler = DispatchScheduler(label: "widget-server.state-writer"),
+        delay: Double = StateWriter.delay, retryDelay: Double = StateWriter.retryDelay
     ) {
         self.store = store
         self.logger = logger
+        self.scheduler = scheduler
         self.delay = delay
         self.retryDelay = retryDelay
     }
@@ -61,10 +62,10 @@ final class StateWriter: Sendable {
     /// second apart: the process is about to end), then closes the store. What still could not be
     /// written is logged by room name. Later calls do nothing.
     func close() {
-        queue.sync {
+        scheduler.sync {
             flush()
             for _ in 0..<2 where pending.withLock({ !$0.saves.isEmpty || !$0.removals.isEmpty }) {
-                usleep(250_000)
+                scheduler.pause(Self.closeRetryDelay)
                 flush()
             }
             let lost = pending.withLock { p -> [String] in
@@ -81,10 +82,10 @@ final class StateWriter: Sendable {
     private func schedule(_ p: inout Pending, after delay: Double) {
         guard !p.scheduled else { return }
         p.scheduled = true
-        queue.asyncAfter(deadline: .now() + delay) { [self] in flush() }
+        scheduler.schedule(after: delay) { [self] in flush() }
     }
 
-    /// On the queue: one transaction for the saves, one for the removals.
+    /// On the scheduler: one transaction for the saves, one for the removals.
     private func flush() {
         let (saves, removals) = pending.withLock { p -> ([StoredRoom], [String]) in
             guard !p.closed else { return ([], []) }

@@ -1,13 +1,32 @@
 import CLibWebSockets
+import Logging
+import ScrollCore
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// Protocol 0: the static page, and the vetting of each WebSocket upgrade (docs/PROTOCOL.md,
+/// lws protocol 0: the static page, and the vetting of each WebSocket upgrade (docs/PROTOCOL.md,
 /// "HTTP" and "Handshake"). The policy is `StaticFiles` and `UpgradeCheck`; here only lws calls.
-extension WebSocketServer {
-    func handleHTTP(
+final class HTTPEdge {
+    /// The static page (`--public`).
+    let files: StaticFiles
+    /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
+    let upgrades: UpgradeCheck
+    private let logger: Logger
+
+    init(config: ServerConfig, logger: Logger) throws {
+        do {
+            files = try StaticFiles(directory: config.publicDirectory)
+        } catch {
+            throw ServerStartError(description: error.description)
+        }
+        upgrades = UpgradeCheck(
+            origins: OriginPolicy(allowing: config.allowedOrigins), subprotocol: ProtocolVersion.subprotocol)
+        self.logger = logger
+    }
+
+    func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
         _ input: UnsafeMutableRawPointer?, _ len: Int
     ) -> Int32 {

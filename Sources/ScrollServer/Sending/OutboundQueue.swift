@@ -11,7 +11,7 @@ package enum MessageKind: Equatable { case text, binary }
 
 /// One client's output policy (docs/PROTOCOL.md, "Order per connection" and "Errors"),
 /// free of sockets and clocks: the server feeds it and writes what `next` returns,
-/// one message per writable callback, asking for another while `wantsWritable`.
+/// one message per writable callback, asking for another while `owesMore`.
 package struct OutboundQueue {
     package static let maxControl = 32
 
@@ -185,7 +185,9 @@ package struct OutboundQueue {
         return .write(continuous ? frame.delta : frame.full, .binary)
     }
 
-    package func wantsWritable(room: (any RoomFeed)?, theme: Theme) -> Bool {
+    /// Whether anything is still owed, so another writable callback is wanted. Renders the room's
+    /// latest frame if it is due (rooms draw on demand), to see whether it is new.
+    package func owesMore(renderingFrom room: (any RoomFeed)?, theme: Theme) -> Bool {
         if echoOfSentFrame != nil || !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
         return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion

@@ -1,19 +1,13 @@
 import ScrollCore
 
-/// One scene shared by the clients in it. Renders and encodes a frame once per
-/// change and theme; every client of that theme is handed the same buffers.
+/// One scene shared by the clients in it: its feed. Renders and encodes a frame once per
+/// change and theme; every client of that theme is handed the same buffers. Who is in it and
+/// whether it is stored is the `RoomDirectory`'s business.
 package final class Room: RoomFeed {
-    let name: String
-    let scene: Scene
+    package let name: String
+    package let scene: Scene
     /// Monotonic time at which scene time 0 was.
     let origin: Double
-    var clients: [UInt64] = []
-    /// Monotonic time of the last input, tick or join (idle rooms are evicted first).
-    var lastActivity: Double
-    /// With a store: the settled state last handed to it, or the fresh scene's (nothing to save yet).
-    var savedSnapshot: String?
-    /// The store holds this room (it was restored, or saved since).
-    var isStored = false
 
     /// Free bytes in front of every payload, for the WebSocket header.
     private let headroom: Int
@@ -45,14 +39,13 @@ package final class Room: RoomFeed {
         self.scene = scene
         self.origin = origin
         self.headroom = headroom
-        lastActivity = origin
         lastSemantics = scene.semantics
         semantics = SharedPayload(text: ServerMessage.semantics(lastSemantics), headroom: headroom)
         presenceMessage = SharedPayload(text: ServerMessage.presence(presence), headroom: headroom)
     }
 
     /// True while the frame clock must tick for this room.
-    var needsTick: Bool { dotsMoved || scene.isAnimating }
+    package var needsTick: Bool { dotsMoved || scene.isAnimating }
 
     /// `client` joins the room: it gets a colour (returned), everyone a new presence message.
     @discardableResult
@@ -77,12 +70,11 @@ package final class Room: RoomFeed {
         if case .hover = message { dotsMoved = true }
     }
 
-    func sceneTime(_ now: Double) -> Double { now - origin }
+    package func sceneTime(_ now: Double) -> Double { now - origin }
 
     /// Applies inputs at `now`; returns the events they caused.
     package func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
         let t = sceneTime(now)
-        lastActivity = now
         for input in inputs { scene.apply(input, at: t) }
         let events = scene.takeEvents()
         changed(at: t, settling: events.contains(where: \.settles))
@@ -146,12 +138,23 @@ package final class Room: RoomFeed {
 }
 
 extension SceneEvent {
-    /// A value came to rest or the carousel's items or selection changed: semantics follow at once.
-    var settles: Bool {
+    /// A value came to rest or the carousel's items or selection changed: semantics follow at
+    /// once, and the room's settled state is worth storing.
+    package var settles: Bool {
         switch kind {
         case .value(_, _, let final): final
         case .selected, .added, .deleted, .announcement: true
         case .moved, .haptic: false
         }
     }
+}
+
+extension Room: SessionRoom {
+    package var defaultFocusID: String? { scene.defaultFocus?.id }
+
+    package func welcome(client: String, color: Color, theme: String) -> String {
+        ServerMessage.welcome(client: client, color: color, room: name, scene: scene, theme: theme)
+    }
+
+    package func check(_ action: ActionInput) throws(ActionError) { _ = try scene.check(action) }
 }

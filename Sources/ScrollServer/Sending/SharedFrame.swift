@@ -30,28 +30,3 @@ package final class SharedFrame {
         self.init(seq: seq, delta: delta, changed: changed, full: { full })
     }
 }
-
-/// One `events` message, encoded once per room and queued for each of its clients.
-package struct EventBatch {
-    package let payload: SharedPayload
-    /// Events in it: what counts against `maxQueuedEvents`.
-    package let count: Int
-}
-
-extension EventBatch {
-    init(_ events: [SceneEvent], headroom: Int) {
-        self.init(payload: SharedPayload(text: ServerMessage.events(events), headroom: headroom), count: events.count)
-    }
-}
-
-/// What a client's queue reads from its room when it may write: `Room`, or a fake in tests.
-package protocol RoomFeed: AnyObject {
-    /// Grows whenever the semantics change.
-    var semanticsVersion: Int { get }
-    var semantics: SharedPayload { get }
-    /// Grows whenever someone joins or leaves.
-    var presenceVersion: Int { get }
-    var presenceMessage: SharedPayload { get }
-    /// The latest frame (rendered on demand).
-    func frame(theme: Theme) -> SharedFrame
-}

@@ -1,0 +1,255 @@
+import Logging
+import ScrollCore
+
+/// Connects clients to rooms, with no socket: the transport reports connections, whole messages,
+/// writable moments and ticks; the switchboard runs each client's `ClientSession`, carries out
+/// its effects (its `OutboundQueue`, the room's other clients, recording, storing, the frame
+/// clock) and says what to write. Service thread only; times come from `clock`.
+package final class Switchboard {
+    package struct Client {
+        package let session: ClientSession
+        package var outbound: OutboundQueue
+    }
+
+    let config: ServerConfig
+    let logger: Logger
+    private let clock: ServerClock
+    package let directory: RoomDirectory
+    private let traces: TraceDirectory?
+    private let writer: StateWriter?
+    package weak var wire: (any Wire)?
+
+    package private(set) var clients: [UInt64: Client] = [:]
+    private var tickScheduled = false
+    /// Set once the server stops: every connection is being closed, new ones too.
+    private var stopping = false
+
+    package init(
+        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: (any RoomStore)? = nil,
+        clock: ServerClock = .system, scheduler: (any Scheduler)? = nil, headroom: Int = SharedPayload.lwsHeadroom
+    ) throws {
+        self.config = config
+        self.logger = logger
+        self.clock = clock
+        traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
+        writer = store.map { store in
+            scheduler.map { StateWriter(store: store, logger: logger, scheduler: $0) }
+                ?? StateWriter(store: store, logger: logger)
+        }
+        directory = RoomDirectory(
+            scenes: scenes, maxRooms: config.maxRooms, maxStored: store == nil ? nil : config.maxStoredRooms,
+            headroom: headroom)
+    }
+
+    // MARK: start and stop
+
+    /// Before the port accepts anyone: the stored rooms come back.
+    package func restoreRooms() {
+        guard let writer else { return }
+        let stored: [StoredRoom]
+        do { stored = try writer.store.loadAll() } catch {
+            logger.error("cannot read stored rooms; starting without them", metadata: ["reason": "\(error)"])
+            return
+        }
+        carryOut(directory.restore(stored, now: clock.now(), wall: clock.wall()))
+        logger.info(
+            "restored rooms",
+            metadata: [
+                "rooms": "\(directory.liveCount)", "dormant": "\(directory.dormantNames.count)",
+                "stored": "\(stored.count)",
+            ])
+    }
+
+    /// Every client is told the server is going away (1001); returns how many there were.
+    package func goAway() -> Int {
+        stopping = true
+        for id in clients.keys where clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
+        return clients.count
+    }
+
+    /// After the last service: every room's state is stored, then the store closed.
+    package func finish() {
+        guard let writer else { return }
+        carryOut(directory.settleAll(wall: clock.wall()))
+        writer.close()
+    }
+
+    // MARK: what the transport reports
+
+    package func connected(_ id: UInt64) {
+        let session = ClientSession(id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now())
+        clients[id] = Client(
+            session: session,
+            outbound: OutboundQueue(headroom: directory.headroom, maxQueuedEvents: config.maxQueuedEvents))
+        if stopping {
+            if clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
+        } else if clients.count > config.maxClients {
+            close(id, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"))
+        }
+        logger.debug("connected", metadata: ["client": "\(session.name)"])
+    }
+
+    /// A connection being closed (fatal refusal, stopping) gets no further say in any room.
+    package func isClosing(_ id: UInt64) -> Bool { clients[id]?.outbound.isClosing ?? true }
+
+    /// One whole text message from `id`.
+    package func received(_ id: UInt64, _ text: String) {
+        guard let session = clients[id]?.session, !isClosing(id) else { return }
+        let now = clock.now()
+        carryOut(session.receive(text, now: now, rooms: Joining(board: self)), for: id, now: now)
+    }
+
+    /// A message that cannot be taken whatever it says: too large (fatal) or binary.
+    package func refused(_ id: UInt64, _ error: ProtocolError, fatal: Bool) {
+        guard clients[id] != nil else { return }
+        if fatal { close(id, error) } else { refuse(id, error) }
+    }
+
+    /// `id` may write one message: which.
+    package func next(_ id: UInt64) -> OutboundAction {
+        guard let session = clients[id]?.session else { return .nothing }
+        return clients[id]!.outbound.next(from: session.room, theme: session.theme)
+    }
+
+    /// Whether `id` is owed another write (renders its room's frame if due).
+    package func owesMore(_ id: UInt64) -> Bool {
+        guard let client = clients[id] else { return false }
+        return client.outbound.owesMore(renderingFrom: client.session.room, theme: client.session.theme)
+    }
+
+    package func closed(_ id: UInt64) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        let session = client.session
+        if session.droppedMessages + client.outbound.droppedControl > 0 {
+            logger.info(
+                "dropped input",
+                metadata: [
+                    "client": "\(session.name)", "messages": "\(session.droppedMessages)",
+                    "errors": "\(client.outbound.droppedControl)",
+                ])
+        }
+        let now = clock.now()
+        carryOut(session.leave(now: now), for: session, now: now)
+    }
+
+    /// The frame clock: every room that moves advances to now.
+    package func tick() {
+        tickScheduled = false
+        let now = clock.now()
+        for room in directory.rooms where room.needsTick {
+            publish(room.advance(now: now), in: room, now: now)
+        }
+    }
+
+    // MARK: carrying out
+
+    private func carryOut(_ effects: [SessionEffect], for id: UInt64, now: Double) {
+        guard let session = clients[id]?.session else { return }
+        carryOut(effects, for: session, now: now)
+    }
+
+    private func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
+        let id = session.id
+        for effect in effects {
+            switch effect {
+            case .welcome(let text):
+                if clients[id]?.outbound.enqueueControl(text, always: true) == true { wire?.requestWrite(id) }
+            case .refuse(let error):
+                refuse(id, error)
+            case .close(let error):
+                close(id, error)
+            case .pong(let t):
+                if clients[id]?.outbound.enqueuePong(ServerMessage.pong(t: t)) == true { wire?.requestWrite(id) }
+            case .joined(let room):
+                let scene = directory.room(room)?.scene.name ?? "?"
+                logger.info("joined", metadata: ["client": "\(session.name)", "room": "\(room)", "scene": "\(scene)"])
+            case .left(let room):
+                directory.leave(room, client: id, now: now)
+                logger.debug("disconnected", metadata: ["client": "\(session.name)", "room": "\(room)"])
+            case let .record(message, roomTime):
+                guard let room = session.room else { continue }
+                traces?.record(message, client: session.name, room: room.name, roomTime: roomTime)
+            case .recordLeave(let roomTime):
+                guard let room = session.room else { continue }
+                traces?.leave(client: session.name, room: room.name, roomTime: roomTime)
+            case .applied(let t):
+                clients[id]?.outbound.noteApplied(t: t)
+            case .publish(let events):
+                guard let name = session.room?.name, let room = directory.room(name) else { continue }
+                directory.touch(name, now: now)
+                publish(events, in: room, now: now)
+            case .tick:
+                ensureTicking()
+            case .restartFrames:
+                clients[id]?.outbound.restartFrames()
+                wire?.requestWrite(id)
+            }
+        }
+    }
+
+    /// Fans events out to the room's clients and asks each for a write (frame, semantics).
+    private func publish(_ events: [SceneEvent], in room: Room, now: Double) {
+        // Encoded once here, not per client: render once, send many.
+        let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
+        for id in directory.members(of: room.name) where clients[id] != nil {
+            if let batch { clients[id]!.outbound.enqueue(batch) }
+            wire?.requestWrite(id)
+        }
+        if room.needsTick { ensureTicking() }
+        if events.contains(where: \.settles) { carryOut(directory.settled(room.name, wall: clock.wall())) }
+    }
+
+    private func carryOut(_ effects: [DirectoryEffect]) {
+        for effect in effects {
+            switch effect {
+            case let .created(room, scene, seed):
+                traces?.created(room: room, scene: scene, seed: seed)
+            case .save(let stored):
+                writer?.save(stored)
+            case .evicted(let room):
+                logger.info("evicted idle room", metadata: ["room": "\(room)"])
+            case .forget(let room):
+                writer?.remove(room)
+                logger.info("forgot a stored room (too many stored)", metadata: ["room": "\(room)"])
+            case let .refused(room, reason):
+                writer?.remove(room)
+                logger.warning(
+                    "stored room refused; it starts fresh", metadata: ["room": "\(room)", "reason": "\(reason)"])
+            }
+        }
+    }
+
+    private func ensureTicking() {
+        guard !tickScheduled, let wire else { return }
+        tickScheduled = true
+        wire.requestTick(after: 1 / config.tickRate)
+    }
+
+    private func refuse(_ id: UInt64, _ error: ProtocolError) {
+        logDebugRefusal(id, error)
+        if clients[id]?.outbound.enqueueControl(ServerMessage.error(error)) == true { wire?.requestWrite(id) }
+    }
+
+    private func close(_ id: UInt64, _ error: ProtocolError) {
+        logDebugRefusal(id, error)
+        if clients[id]?.outbound.enqueueFatal(error) == true { wire?.requestWrite(id) }
+    }
+
+    private func logDebugRefusal(_ id: UInt64, _ error: ProtocolError) {
+        logger.debug(
+            "refused", metadata: ["client": "c\(id)", "code": "\(error.code.rawValue)", "detail": "\(error.message)"])
+    }
+
+    /// The directory as a session joins through it: its store and recording effects carried out here.
+    private struct Joining: RoomJoining {
+        let board: Switchboard
+
+        func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
+        {
+            let (result, effects) = board.directory.join(
+                room, scene: scene, client: client, now: now, wall: board.clock.wall())
+            board.carryOut(effects)
+            return result.map { $0 }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import ScrollCore
+import Testing
+
+@testable import ScrollServer
+
+/// One client's messages turned into effects (docs/PROTOCOL.md, "Client → server"), as
+/// transcripts: no socket, no clock.
+@Suite("Client session transcripts")
+struct ClientSessionTests {
+    private let directory = RoomDirectory(scenes: .standard, maxRooms: 4, maxStored: nil, headroom: testHeadroom)
+    private var rooms: DirectoryJoining { DirectoryJoining(directory: directory) }
+    private let hello = #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"r","scene":"ruler"}"#
+
+    private func joined(id: UInt64 = 1, rate: Double = 1000) -> ClientSession {
+        let session = ClientSession(id: id, messagesPerSecond: rate, now: 0)
+        _ = session.receive(hello, now: 0, rooms: rooms)
+        return session
+    }
+
+    private func json(_ effect: SessionEffect?) -> [String: Any] {
+        guard case .welcome(let text)? = effect else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    @Test("hello: the welcome (client, colour, room, theme), joined, then a publish so the others see the newcomer")
+    func welcomes() {
+        let session = ClientSession(id: 7, messagesPerSecond: 1000, now: 0)
+        let effects = session.receive(hello, now: 0, rooms: rooms)
+        #expect(effects.count == 3)
+        let welcome = json(effects.first)
+        #expect(welcome["client"] as? String == "c7")
+        #expect(welcome["room"] as? String == "r")
+        #expect(welcome["theme"] as? String == "light")
+        #expect(welcome["color"] as? String == "#1C7ED6", "the first colour of the palette")
+        #expect(Array(effects.dropFirst()) == [.joined(room: "r"), .publish([])])
+        #expect(directory.members(of: "r") == [7])
+
+        let again = session.receive(hello, now: 1, rooms: rooms)
+        #expect(again == [.refuse(ProtocolError(.badMessage, "hello was already received on this connection"))])
+    }
+
+    @Test("before hello only ping is answered; input is refused with not_ready; a bad message with its code")
+    func beforeHello() {
+        let session = ClientSession(id: 1, messagesPerSecond: 1000, now: 0)
+        #expect(session.receive(#"{"type":"ping","t":5}"#, now: 0, rooms: rooms) == [.pong(t: 5)])
+        #expect(
+            session.receive(#"{"type":"key","key":"ArrowLeft","t":1}"#, now: 0, rooms: rooms)
+                == [.refuse(ProtocolError(.notReady, "send hello before input"))])
+        let bad = session.receive("{", now: 0, rooms: rooms)
+        guard case .refuse(let error)? = bad.first else { return #expect(Bool(false), "\(bad)") }
+        #expect(error.code == .badJSON)
+    }
+
+    @Test("another protocol, an unknown scene or a full server close the connection with the reason")
+    func refusedHellos() {
+        let old = ClientSession(id: 1, messagesPerSecond: 1000, now: 0)
+        let effects = old.receive(#"{"type":"hello","protocol":1,"room":"r"}"#, now: 0, rooms: rooms)
+        guard case .close(let error)? = effects.first else { return #expect(Bool(false), "\(effects)") }
+        #expect(error.code == .protocolMismatch)
+        #expect(error.message.contains("the page speaks protocol 1, this server speaks \(ProtocolVersion.current)"))
+
+        let unknown = ClientSession(id: 2, messagesPerSecond: 1000, now: 0)
+        let hello = #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"r","scene":"nope"}"#
+        #expect(
+            unknown.receive(hello, now: 0, rooms: rooms)
+                == [.close(ProtocolError(.unknownScene, SceneCatalog.standard.unknown("nope")))])
+    }
+
+    @Test("input: recorded with the room's time and the default focus named, echoed by t, then published")
+    func input() {
+        let session = joined()
+        let effects = session.receive(#"{"type":"key","key":"ArrowRight","t":42}"#, now: 2.5, rooms: rooms)
+        #expect(effects.count == 3)
+        #expect(effects.first == .record(.key(key: "ArrowRight", widget: "ruler", t: 42), roomTime: 2.5))
+        #expect(effects.dropFirst().first == .applied(t: 42))
+        guard case .publish? = effects.last else { return #expect(Bool(false), "\(effects)") }
+    }
+
+    @Test("an action the room cannot perform is refused with bad_action and neither recorded nor applied")
+    func badAction() {
+        let session = joined()
+        let effects = session.receive(
+            #"{"type":"action","action":"explode","t":1}"#, now: 1, rooms: rooms)
+        guard case .refuse(let error)? = effects.first, effects.count == 1 else {
+            return #expect(Bool(false), "\(effects)")
+        }
+        #expect(error.code == .badAction)
+    }
+
+    @Test("at most 10 pointers down: the 11th down is refused; a lifted one frees its place")
+    func pointers() {
+        let session = joined()
+        func pointer(_ phase: String, _ id: Int) -> [SessionEffect] {
+            session.receive(
+                #"{"type":"pointer","phase":"\#(phase)","id":\#(id),"x":10,"y":10,"t":1}"#, now: 1, rooms: rooms)
+        }
+        for id in 1...10 { #expect(pointer("down", id).first?.isRecord == true) }
+        let refused = pointer("down", 11)
+        #expect(
+            refused == [
+                .refuse(
+                    ProtocolError(
+                        .badMessage, "pointer 11 is one too many: at most 10 pointers may be down at once"))
+            ])
+        #expect(pointer("up", 3).first?.isRecord == true)
+        #expect(pointer("down", 11).first?.isRecord == true)
+    }
+
+    @Test(
+        "hover: no record, no echo; a tick while the dot waits. preferences: a full frame only when the theme changes")
+    func hoverAndPreferences() {
+        let session = joined()
+        #expect(session.receive(#"{"type":"hover","x":5,"y":5,"t":1}"#, now: 1, rooms: rooms) == [.tick])
+        #expect(session.receive(#"{"type":"preferences","theme":"light"}"#, now: 1, rooms: rooms) == [])
+        #expect(session.receive(#"{"type":"preferences","theme":"dark"}"#, now: 1, rooms: rooms) == [.restartFrames])
+        #expect(session.theme.name == "dark")
+        #expect(session.receive(#"{"type":"preferences","theme":"dark"}"#, now: 1, rooms: rooms) == [])
+    }
+
+    @Test("the rate limit: a burst of twice the rate, then dropped with one notice a second")
+    func rateLimit() {
+        let session = joined(rate: 2)  // the hello took one of the 4
+        let ping = #"{"type":"ping","t":1}"#
+        for _ in 0..<3 { #expect(session.receive(ping, now: 0, rooms: rooms) == [.pong(t: 1)]) }
+        #expect(
+            session.receive(ping, now: 0, rooms: rooms)
+                == [.refuse(ProtocolError(.rateLimited, "more than 2 messages per second; input dropped"))])
+        #expect(session.receive(ping, now: 0.4, rooms: rooms) == [])
+        #expect(session.receive(ping, now: 0.5, rooms: rooms) == [.pong(t: 1)], "one token back after 0.5 s")
+        #expect(session.droppedMessages == 2)
+    }
+
+    @Test("leaving: the leave is recorded at room time, the directory told, the release published")
+    func leave() {
+        let session = joined()
+        let effects = session.leave(now: 3)
+        #expect(Array(effects.prefix(2)) == [.recordLeave(roomTime: 3), .left(room: "r")])
+        guard case .publish? = effects.last else { return #expect(Bool(false), "\(effects)") }
+        #expect(ClientSession(id: 9, messagesPerSecond: 1, now: 0).leave(now: 1) == [], "never joined: nothing")
+    }
+}
+
+extension SessionEffect {
+    fileprivate var isRecord: Bool { if case .record = self { true } else { false } }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import ScrollCore
+import Synchronization
+
+@testable import ScrollServer
+
+/// Monotonic and wall time that move only when the test says.
+final class FakeClock: Sendable {
+    private let times = Mutex((now: 0.0, wall: 1_000_000.0))
+    var now: Double { times.withLock { $0.now } }
+    func advance(by seconds: Double) {
+        times.withLock {
+            $0.now += seconds
+            $0.wall += seconds
+        }
+    }
+    var clock: ServerClock { ServerClock(now: { self.now }, wall: { self.times.withLock { $0.wall } }) }
+}
+
+/// The transport as the switchboard sees it: what it asked for, nothing sent anywhere.
+final class FakeWire: Wire {
+    private(set) var writesRequested: [UInt64] = []
+    private(set) var ticksRequested: [Double] = []
+    func requestWrite(_ client: UInt64) { writesRequested.append(client) }
+    func requestTick(after seconds: Double) { ticksRequested.append(seconds) }
+}
+
+/// A switchboard on a fake clock and wire, with clients that read (or do not) when the test says.
+final class BoardHarness {
+    let clock = FakeClock()
+    let wire = FakeWire()
+    let log = CapturedLog()
+    let board: Switchboard
+
+    init(maxQueuedEvents: Int = 1024, store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil) throws {
+        var config = ServerConfig(publicDirectory: "/nonexistent")
+        config.maxQueuedEvents = maxQueuedEvents
+        board = try Switchboard(
+            config: config, logger: log.logger, store: store, clock: clock.clock, scheduler: scheduler,
+            headroom: testHeadroom)
+        board.wire = wire
+    }
+
+    /// Client `id` connects and says hello to `room` (the ruler scene); what it is sent is read.
+    func join(_ id: UInt64, room: String = "r", scene: String = "ruler") {
+        board.connected(id)
+        send(id, #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"\#(room)","scene":"\#(scene)"}"#)
+    }
+
+    func send(_ id: UInt64, _ text: String) { board.received(id, text) }
+
+    /// What client `id` is sent while it keeps reading: one line per message (`frame#seq` or
+    /// `delta#seq` for frames, the `type` of text messages, `fatal CODE` / `close CODE` at the end).
+    func read(_ id: UInt64) -> [String] {
+        var sent: [String] = []
+        while board.owesMore(id), sent.count < 10_000 {
+            let action = board.next(id)
+            switch action {
+            case .write(let payload, .binary):
+                let bytes = Array(UnsafeBufferPointer(start: payload.bytes, count: payload.count))
+                let frame = try? DecodedFrame(bytes)
+                sent.append(frame.map { ($0.isDelta ? "delta#" : "frame#") + "\($0.seq)" } ?? "bad frame")
+            case .write(let payload, .text):
+                let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
+                let type = json?["type"] as? String ?? "?"
+                if type == "error", let code = json?["code"] as? String {
+                    sent.append((json?["fatal"] as? Bool == true ? "fatal " : "error ") + code)
+                } else {
+                    sent.append(type)
+                }
+            case .close(let code, _):
+                sent.append("close \(code)")
+                return sent
+            case .nothing:
+                sent.append("nothing")
+            }
+        }
+        return sent
+    }
+
+    /// A pointer message on the ruler (scene y 150…278), `t` in ms.
+    func pointer(_ id: UInt64, _ phase: String, x: Double, t: Double) {
+        send(id, #"{"type":"pointer","phase":"\#(phase)","id":1,"x":\#(x),"y":214,"t":\#(t)}"#)
+    }
+
+    /// A quick swipe left over the ruler: it flings on after the lift.
+    func fling(_ id: UInt64) {
+        var t = 1000.0
+        pointer(id, "down", x: 300, t: t)
+        for i in 1...6 {
+            clock.advance(by: 0.016)
+            t += 16
+            pointer(id, "move", x: 300 - 40 * Double(i), t: t)
+        }
+        pointer(id, "up", x: 60, t: t)
+    }
+
+    /// The frame clock at 60 Hz while anything moves (as the bridge runs it), at most `limit` ticks;
+    /// after each tick the clients in `readers` read. Returns the ticks run.
+    @discardableResult
+    func runTicks(readers: [UInt64], limit: Int = 600, onRead: (UInt64, [String]) -> Void = { _, _ in }) -> Int {
+        var ticks = 0
+        while ticks < limit, let last = wire.ticksRequested.last, wire.ticksRequested.count > ticks {
+            clock.advance(by: last)
+            board.tick()
+            ticks += 1
+            for id in readers { onRead(id, read(id)) }
+        }
+        return ticks
+    }
+}
+
+/// The directory as a session joins through it, for session transcripts.
+struct DirectoryJoining: RoomJoining {
+    let directory: RoomDirectory
+    func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError> {
+        directory.join(room, scene: scene, client: client, now: now, wall: 1000).0.map { $0 }
+    }
+}
