@@ -43,8 +43,8 @@ struct TracePlayer {
         var steps: [Step] = []
         while nextHover <= now, nextHover < start {
             let last = nextHover + Self.hoverEvery >= start
-            let hover = last ? ClientMessage.hover(at: nil, t: stamp(nextHover)) : hover(at: nextHover)
-            steps.append(.send(hover.encoded()))
+            let message = last ? ClientMessage.hover(at: nil, t: stamp(nextHover)) : hover(at: nextHover)
+            steps.append(.send(message.encoded()))
             nextHover += Self.hoverEvery
         }
         let trace = traces[current]
