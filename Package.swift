@@ -40,6 +40,8 @@ let package = Package(
         ),
         // Small blocking RFC 6455 client: tests, CDP, live replay.
         .target(name: "WebSocketClient"),
+        // A widget-server child on loopback (its port, memory, descriptors): the tests and widget-load.
+        .target(name: "LoopbackTools"),
         .executableTarget(
             name: "widget-server",
             dependencies: [
@@ -60,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "widget-load",
             dependencies: [
-                "ScrollCore", "ScrollServer", "CLibWebSockets",
+                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,9 +74,12 @@ let package = Package(
                 "ScrollServer", "ScrollCore", "CSQLite", .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The client on its own, against scripted peers: no server.
+        .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient"]),
+        .testTarget(name: "LoopbackToolsTests", dependencies: ["LoopbackTools"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WebSocketClient", "ScrollCore", "CSQLite"]
+            dependencies: ["WebSocketClient", "LoopbackTools", "ScrollCore", "CSQLite"]
         ),
     ]
 )

@@ -146,7 +146,7 @@ public final class WebSocketClient {
     private func send(_ frame: Frame) throws {
         if let ended { throw ended }
         do {
-            try socket.write(frame.encodedMasked(), deadline: Deadline(seconds: ioTimeout))
+            try socket.write(frame.encoded(), deadline: Deadline(seconds: ioTimeout))
         } catch let error as WebSocketError {
             // A partly written frame leaves the stream unusable.
             end(error)
@@ -190,7 +190,7 @@ public final class WebSocketClient {
     private func writeClose(code: UInt16?) {
         let payload = code.map { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } ?? []
         try? socket.write(
-            Frame(fin: true, opcode: .close, payload: payload).encodedMasked(),
+            Frame(fin: true, opcode: .close, payload: payload).encoded(),
             deadline: Deadline(seconds: min(ioTimeout, 1)))
     }
 

@@ -189,7 +189,7 @@ final class CycleSoak: ClientSocketsDelegate {
             active[n]?.ending = .close
             sockets.requestWrite(n)
         }
-        return ClientText.hello(room: "soak-\(n % options.rooms)", scene: DemoScene.name)
+        return ClientMessage.hello(.init(room: "soak-\(n % options.rooms)", scene: DemoScene.name)).encoded()
     }
 
     func ending(_ n: Int) -> ClientSockets.Ending? { active[n]?.ending }

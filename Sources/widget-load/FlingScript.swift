@@ -6,7 +6,7 @@ import ScrollCore
 /// rests and frames flow at the tick rate for the whole run.
 struct FlingScript {
     struct Step: Equatable {
-        let phase: TraceEntry.Kind
+        let phase: PointerPhase
         let x: Double
     }
 

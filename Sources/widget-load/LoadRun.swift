@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import ScrollServer
 
@@ -192,16 +193,16 @@ final class LoadRun: ClientSocketsDelegate {
         let t = now() * 1000
         switch message {
         case .hello(let room, let scene):
-            return ClientText.hello(room: room, scene: scene)
+            return ClientMessage.hello(.init(room: room, scene: scene)).encoded()
         case .pointer(let phase, let x):
-            return TraceEntry(t: t, type: phase, x: x, y: FlingScript.y).wireJSON
+            return ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: FlingScript.y, t: t)).encoded()
         case .probeMove:
             let x = probe.nextX
             probe.moveSent(t: t)
-            return TraceEntry(t: t, type: .move, x: x, y: FlingScript.y).wireJSON
+            return ClientMessage.pointer(.init(phase: .move, id: 1, x: x, y: FlingScript.y, t: t)).encoded()
         case .ping:
             probe.pingSent(t: t)
-            return ClientText.ping(t: t)
+            return ClientMessage.ping(t: t).encoded()
         }
     }
 

@@ -211,8 +211,11 @@ final class ReplaySoak: ClientSocketsDelegate {
         if clients[i].ending == nil {
             let room = "soak-replay-\(i % options.rooms)"
             clients[i].outgoing = [
-                ClientText.hello(
-                    room: room, scene: DemoScene.name, theme: i % 2 == 1 ? "dark" : "light", reducedMotion: i % 4 == 3)
+                ClientMessage.hello(
+                    .init(
+                        room: room, theme: i % 2 == 1 ? "dark" : "light", reducedMotion: i % 4 == 3,
+                        scene: DemoScene.name)
+                ).encoded()
             ]
         }
         sockets.requestWrite(socket)

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 
 /// The server a soak runs against: its pid (for /proc) and whether it still runs.
 struct SoakedServer {

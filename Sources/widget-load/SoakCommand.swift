@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopbackTools
 
 extension WidgetLoad {
     /// `make soak`: connect/disconnect cycles, then a multi-client replay of the golden
@@ -60,19 +61,19 @@ extension WidgetLoad {
 
         func run() throws {
             let traces = minutes > 0 ? try SoakTrace.load(directory: self.traces) : []
-            var child: ServerChild?
+            var child: ServerProcess?
             let target: LoopbackTarget
             let soaked: SoakedServer
             if let url = server.url, let pid = server.serverPID {
                 target = try LoopbackTarget(url: url)
                 soaked = SoakedServer(pid: pid) { ProcessUsage.isRunning(pid: pid) }
             } else {
-                let started = try ServerChild(
-                    executable: server.server ?? ServerChild.besideThisExecutable,
-                    maxClients: max(concurrency, clients) + 64, maxRooms: 256, publicDirectory: server.public)
+                let started = try ServerProcess.forRun(
+                    executable: server.server, maxClients: max(concurrency, clients) + 64, maxRooms: 256,
+                    publicDirectory: server.public)
                 child = started
                 target = LoopbackTarget(address: "127.0.0.1", port: started.port)
-                soaked = SoakedServer(pid: started.pid) { started.process.isRunning }
+                soaked = SoakedServer(pid: started.pid) { !started.hasExited }
             }
             defer { child?.stop() }
 

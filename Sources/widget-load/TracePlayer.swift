@@ -43,7 +43,8 @@ struct TracePlayer {
         var steps: [Step] = []
         while nextHover <= now, nextHover < start {
             let last = nextHover + Self.hoverEvery >= start
-            steps.append(.send(last ? ClientText.hoverOut(t: stamp(nextHover)) : hover(at: nextHover)))
+            let message = last ? ClientMessage.hover(at: nil, t: stamp(nextHover)) : hover(at: nextHover)
+            steps.append(.send(message.encoded()))
             nextHover += Self.hoverEvery
         }
         let trace = traces[current]
@@ -57,17 +58,19 @@ struct TracePlayer {
             }
             var sent = entry
             sent.t = stamp(start + entry.t - trace.tOrigin)
-            if let text = sent.wireJSON { steps.append(.send(text)) }
+            if let message = sent.clientMessage { steps.append(.send(message.encoded())) }
         }
         // The trace is over: a ping, then the pause before the next one.
         played += 1
-        steps.append(.send(ClientText.ping(t: stamp(now))))
+        steps.append(.send(ClientMessage.ping(t: stamp(now)).encoded()))
         line = 0
         current = (current + 1) % traces.count
         if current == first {
             rounds += 1
             steps.append(
-                .send(ClientText.preferences(theme: rounds % 2 == 1 ? "dark" : "light", reducedMotion: rounds % 4 >= 2))
+                .send(
+                    ClientMessage.preferences(theme: rounds % 2 == 1 ? "dark" : "light", reducedMotion: rounds % 4 >= 2)
+                        .encoded())
             )
         }
         nextHover = now
@@ -94,10 +97,10 @@ struct TracePlayer {
     }
 
     /// A Lissajous path over the 390 × 844 pt demo scene.
-    private mutating func hover(at time: Double) -> String {
+    private mutating func hover(at time: Double) -> ClientMessage {
         hovers += 1
         let k = Double(hovers)
         let x = 195 + 180 * sin(k * 0.13), y = 422 + 400 * sin(k * 0.07)
-        return ClientText.hover(x: (x * 4).rounded() / 4, y: (y * 4).rounded() / 4, t: stamp(time))
+        return .hover(at: Point(x: (x * 4).rounded() / 4, y: (y * 4).rounded() / 4), t: stamp(time))
     }
 }

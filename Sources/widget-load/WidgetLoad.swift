@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LoopbackTools
 import ScrollCore
 
 @main
@@ -34,9 +35,9 @@ struct ServerOptions: ParsableArguments {
         if let url {
             return try LoadRun(options: options, target: try LoopbackTarget(url: url), serverPID: serverPID).run()
         }
-        let child = try ServerChild(
-            executable: server ?? ServerChild.besideThisExecutable, maxClients: options.clients + 16,
-            maxRooms: max(256, options.rooms + 1), publicDirectory: `public`)
+        let child = try ServerProcess.forRun(
+            executable: server, maxClients: options.clients + 16, maxRooms: max(256, options.rooms + 1),
+            publicDirectory: `public`)
         defer { child.stop() }
         let target = LoopbackTarget(address: "127.0.0.1", port: child.port)
         return try LoadRun(options: options, target: target, serverPID: child.pid).run()

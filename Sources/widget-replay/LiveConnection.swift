@@ -23,11 +23,7 @@ final class LiveConnection {
         } catch {
             throw Failure.io("\(url): \(error)")
         }
-        let hello = JSONValue.object([
-            ("type", "hello"), ("protocol", .number(Double(ProtocolVersion.current))),
-            ("room", .string(room)), ("scene", .string(scene)), ("theme", .string(theme.name)),
-        ])
-        try send(text: hello.serialized)
+        try send(text: ClientMessage.hello(.init(room: room, theme: theme.name, scene: scene)).encoded())
         try awaitWelcome()
     }
 
@@ -38,7 +34,7 @@ final class LiveConnection {
 
     /// Sends the line's message (a `leave` line is no message: the caller closes instead).
     func send(_ entry: TraceEntry) throws {
-        if let text = entry.wireJSON { try send(text: text) }
+        if let message = entry.clientMessage { try send(text: message.encoded()) }
     }
 
     func close() { socket.close() }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The carousel in the real page (`?scene=carousel`, 390 × 260 pt: the carousel at (0, 40, 390,

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// docs/EMBEDDING.md, "Another origin": a page served from one origin embeds a widget from a

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The heads-up display in the real page (README, "HUD" and "Latency simulator"): toggled with

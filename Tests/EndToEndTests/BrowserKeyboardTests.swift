@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The keyboard alone in the real page (README, "Keyboard"): Tab goes through the widgets in

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The tick picker in the real page, driven with real mouse and key events over CDP: every tick
@@ -214,7 +215,7 @@ import Testing
         // Another client in the room moves the picker: the page gets the haptics without a user
         // gesture of its own, and Chromium's navigator.vibrate returns false without one.
         let other = try WireClient(server, room: "remote")
-        try other.send(["type": "action", "widget": "picker", "action": "setValue", "args": ["value": 10], "t": 0])
+        try other.send(.action(.init(widget: "picker", action: "setValue", args: ["value": 10], t: 0)))
         try b.waitFor("spoken.length >= 1", timeout: 5)
         #expect(try b.spoken() == ["10"])
         let calls = try b.evaluate("observed.vibrations.map(v => v.accepted)") as? [Bool] ?? []

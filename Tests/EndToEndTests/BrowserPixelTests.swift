@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// Pixels where they matter, read back from the page's canvas with `getImageData` (device pixels;

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// Several people in one room, each in a real page in headless Chromium: who is here,

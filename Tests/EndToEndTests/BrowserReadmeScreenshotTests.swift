@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The README's picture of the page (`docs/screenshot.png`) is made by this test: the demo scene

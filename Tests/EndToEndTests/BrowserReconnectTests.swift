@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The page outlives its server: when the server goes away it says it is offline and retries

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The digit roller and its buttons in the real page (`?scene=roller`, 390 × 200 pt: the roller

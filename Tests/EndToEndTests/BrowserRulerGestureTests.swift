@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// The weight ruler of the demo scene (390 × 844 pt at phone size, so a CSS pixel is a scene

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// `?scene=` in a real page: the canvas takes the scene's shape; a wrong name is shown, not retried.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// Themes and reduced motion in the real page (README, "Themes and motion"), with the system's

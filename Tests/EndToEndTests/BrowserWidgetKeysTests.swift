@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// Every key each widget lists, pressed with real key events on its focused element in the page

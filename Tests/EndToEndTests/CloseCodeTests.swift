@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -63,7 +64,7 @@ import WebSocketClient
     func protocolMismatch() throws {
         let server = try ServerProcess()
         let s = try RawWireSocket(server)
-        try s.send(["type": "hello", "protocol": 99])
+        try s.send(.hello(.init(version: 99)))
         let backlog = s.readAll(timeout: 3)
         #expect(backlog.closeCode == 1008)
         #expect(backlog.closeReason == "protocol_mismatch")
@@ -87,7 +88,7 @@ import WebSocketClient
     func goingAway(signal: Int32) throws {
         let server = try ServerProcess()
         let clients = try (0..<3).map { _ in try WireClient(server, room: "stop") }
-        try clients[0].pointer("down", x: 300, t: 1)  // a gesture in flight must not hold the stop up
+        try clients[0].pointer(.down, x: 300, t: 1)  // a gesture in flight must not hold the stop up
         for c in clients { try c.receiveUntilIdle(quiet: 0.2) }
         let sent = Date()
         server.send(signal: signal)
@@ -115,7 +116,7 @@ import WebSocketClient
         var theme = "dark", peak = 0, sinceGrowth = 0
         while sinceGrowth < 50 || peak < 8 * 1024 {
             try #require(Date() < deadline, "the server's send queue to the stuck client never filled (\(peak) B)")
-            try stuck.send(["type": "preferences", "theme": theme])
+            try stuck.send(.preferences(theme: theme, reducedMotion: nil))
             theme = theme == "dark" ? "light" : "dark"
             usleep(2000)
             let queued = Self.sendQueue(from: server.port, to: stuck.localPort) ?? 0

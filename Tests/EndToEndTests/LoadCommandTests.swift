@@ -1,11 +1,12 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// `widget-load` against a test server: a tiny bounded run whose report is well-formed and in
 /// which every client received frames. No figure is asserted: this keeps the tool working.
 @Suite struct LoadCommandTests {
     private func run(_ arguments: [String]) throws -> (report: [String: Any]?, output: String) {
-        let binary = PackagePaths.product("widget-load")
+        let binary = Products.path("widget-load")
         let child = try ChildProcess(executable: binary, arguments: arguments)
         let exited = child.waitForExit(timeout: 60)
         // Output is complete once both streams have closed.

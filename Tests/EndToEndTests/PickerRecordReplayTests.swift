@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -14,23 +15,23 @@ import WebSocketClient
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try ServerProcess(arguments: ["--record", dir.path])
         let c = try WireClient(server, hello: false)
-        try c.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "dial", "scene": "picker"])
+        try c.send(.hello(.init(room: "dial", scene: "picker")))
         _ = try c.waitFor("welcome") { $0["type"] as? String == "welcome" }
 
         // The picker scene's picker spans y 60–130. A fling: 80 pt left in 0.1 s (800 pt/s).
         let y = 95.0
-        try c.pointer("down", x: 300, y: y, t: 1000)
-        for i in 1...10 { try c.pointer("move", x: 300 - 8 * Double(i), y: y, t: 1000 + 10 * Double(i)) }
-        try c.pointer("up", x: 220, y: y, t: 1100)
+        try c.pointer(.down, x: 300, y: y, t: 1000)
+        for i in 1...10 { try c.pointer(.move, x: 300 - 8 * Double(i), y: y, t: 1000 + 10 * Double(i)) }
+        try c.pointer(.up, x: 220, y: y, t: 1100)
         #expect(try c.finalValue("picker", timeout: 10) == 48)
         // A slow drag far past N (700 pt left from 48), held before lifting: stops on 100.
-        try c.pointer("down", x: 380, y: y, t: 5000)
-        for i in 1...20 { try c.pointer("move", x: 380 - 35 * Double(i), y: y, t: 5000 + 16 * Double(i)) }
-        try c.pointer("up", x: -320, y: y, t: 5500)
+        try c.pointer(.down, x: 380, y: y, t: 5000)
+        for i in 1...20 { try c.pointer(.move, x: 380 - 35 * Double(i), y: y, t: 5000 + 16 * Double(i)) }
+        try c.pointer(.up, x: -320, y: y, t: 5500)
         #expect(try c.finalValue("picker", timeout: 10) == 100)
-        try c.send(["type": "key", "key": "PageDown", "widget": "picker", "t": 8000])
+        try c.send(.key(key: "PageDown", widget: "picker", t: 8000))
         #expect(try c.finalValue("picker", timeout: 10) == 90)
-        try c.send(["type": "key", "key": "Home", "widget": "picker", "t": 8500])
+        try c.send(.key(key: "Home", widget: "picker", t: 8500))
         #expect(try c.finalValue("picker", timeout: 10) == 0)
 
         let live = try events(
@@ -43,7 +44,7 @@ import WebSocketClient
         #expect(live.filter { $0.type == "haptic" }.count == 48 + 52 + 10 + 90)
 
         let trace = dir.appendingPathComponent("dial.jsonl")
-        let binary = PackagePaths.product("widget-replay")
+        let binary = Products.path("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [trace.path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

@@ -1,10 +1,11 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// `widget-replay` as a user runs it: scenes by name, layout, exit codes.
 @Suite struct ReplayCommandTests {
     private func run(_ arguments: [String], stdin: String? = nil) throws -> (output: String, exited: Bool) {
-        let binary = PackagePaths.product("widget-replay")
+        let binary = Products.path("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: arguments)
         let exited = child.waitForExit(timeout: 30)
         // Output is complete once both streams have closed.

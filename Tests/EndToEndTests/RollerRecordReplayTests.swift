@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -12,17 +13,17 @@ import WebSocketClient
         defer { try? FileManager.default.removeItem(at: dir) }
         let server = try ServerProcess(arguments: ["--record", dir.path])
         let c = try WireClient(server, hello: false)
-        try c.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "dice", "scene": "roller"])
+        try c.send(.hello(.init(room: "dice", scene: "roller")))
         _ = try c.waitFor("welcome") { $0["type"] as? String == "welcome" }
         var live: [Double] = []
         for (i, button) in ["rollerRandom", "rollerPlus1", "rollerRandom"].enumerated() {
-            try c.send(["type": "action", "widget": button, "action": "press", "t": 1000 + 100_000 * Double(i)])
+            try c.send(.action(.init(widget: button, action: "press", t: 1000 + 100_000 * Double(i))))
             live.append(try c.finalValue("roller", timeout: 30))
         }
         let trace = try String(contentsOf: dir.appendingPathComponent("dice.jsonl"), encoding: .utf8)
         #expect(trace.hasPrefix("# scene: roller\n# seed: "))
 
-        let binary = PackagePaths.product("widget-replay")
+        let binary = Products.path("widget-replay")
         let child = try ChildProcess(executable: binary, arguments: [dir.appendingPathComponent("dice.jsonl").path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }

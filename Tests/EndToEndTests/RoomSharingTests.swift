@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -93,19 +94,19 @@ import WebSocketClient
         let layer = try presenceLayerID(b)
 
         // A holds the ruler, 50 pt dragged so far.
-        try a.pointer("down", x: 300, t: 1000)
-        for i in 1...5 { try a.pointer("move", x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
+        try a.pointer(.down, x: 300, t: 1000)
+        for i in 1...5 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
         try b.receive(until: "A's outline on the ruler") {
             try drawing(b.frames.layers, layer).outlines(Self.ruler, in: colourA)
         }
         // B puts a finger on the ruler too and drags it 100 pt; the pong says all of it was handled.
-        try b.pointer("down", x: 200, t: 5000)
-        for i in 1...5 { try b.pointer("move", x: 200 - 20 * Double(i), t: 5000 + 16 * Double(i)) }
-        try b.send(["type": "ping", "t": 1])
+        try b.pointer(.down, x: 200, t: 5000)
+        for i in 1...5 { try b.pointer(.move, x: 200 - 20 * Double(i), t: 5000 + 16 * Double(i)) }
+        try b.send(.ping(t: 1))
         _ = try b.waitFor("pong") { $0["type"] as? String == "pong" }
         // A drags on to 100 pt and lifts still: A alone moved it, by 1.0 kg (WIDGETS.md §1).
-        for i in 6...10 { try a.pointer("move", x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
-        try a.pointer("up", x: 200, t: 1000 + 16 * 10 + 100)
+        for i in 6...10 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
+        try a.pointer(.up, x: 200, t: 1000 + 16 * 10 + 100)
         #expect(try a.finalValue() == 73.5)
         #expect(try b.finalValue() == 73.5)
         for c in [a, b] {
@@ -123,13 +124,13 @@ import WebSocketClient
         }
 
         // B's ignored pointer lifts (nothing happens); then B can drive the ruler, outlined in its colour.
-        try b.pointer("up", x: 100, t: 5200)
-        try b.pointer("down", x: 300, t: 6000)
-        for i in 1...5 { try b.pointer("move", x: 300 - 10 * Double(i), t: 6000 + 16 * Double(i)) }
+        try b.pointer(.up, x: 100, t: 5200)
+        try b.pointer(.down, x: 300, t: 6000)
+        for i in 1...5 { try b.pointer(.move, x: 300 - 10 * Double(i), t: 6000 + 16 * Double(i)) }
         try a.receive(until: "B's outline on the ruler") {
             try drawing(a.frames.layers, layer).outlines(Self.ruler, in: colourB)
         }
-        try b.pointer("up", x: 250, t: 6000 + 16 * 5 + 100)
+        try b.pointer(.up, x: 250, t: 6000 + 16 * 5 + 100)
         #expect(try b.finalValue() == 74.0)
         #expect(try a.finalValue() == 74.0)
     }
@@ -147,8 +148,8 @@ import WebSocketClient
         let framesBefore = b.frames.entries.count
 
         // 120 pt in 12 moves 8 ms apart (1250 pt/s), no up: the TCP connection just ends.
-        try a.pointer("down", x: 300, t: 1000)
-        for i in 1...12 { try a.pointer("move", x: 300 - 10 * Double(i), t: 1000 + 8 * Double(i)) }
+        try a.pointer(.down, x: 300, t: 1000)
+        for i in 1...12 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 8 * Double(i)) }
         a.drop()
         let letGo = Self.start + 1.2
 
@@ -264,14 +265,14 @@ import WebSocketClient
         let seqStart = try #require(b.frames.last).seq
 
         // Over the ruler: the dot is drawn, the ruler is not touched.
-        try a.send(["type": "hover", "x": 120, "y": 214, "t": 1000])
+        try a.send(.hover(at: Point(x: 120, y: 214), t: 1000))
         let at = Point(x: 120, y: 214)
         for x in all {
             try x.receive(until: "A's dot at \(at)") {
                 try drawing(x.frames.layers, layer).hasDot(of: a.id, color: colourA, at: at)
             }
         }
-        try a.send(["type": "hover", "out": true, "t": 1100])
+        try a.send(.hover(at: nil, t: 1100))
         for x in all {
             try x.receive(until: "A's dot gone") { try drawing(x.frames.layers, layer).discs[a.id] == nil }
         }
@@ -279,7 +280,7 @@ import WebSocketClient
         // A flood of 500 hovers costs a few frames, not 500; the newest position is the one drawn.
         let seqFlood = try #require(b.frames.last).seq
         for i in 0..<500 {
-            try a.send(["type": "hover", "x": Double(10 + i % 370), "y": Double(20 + i % 260), "t": 2000 + Double(i)])
+            try a.send(.hover(at: Point(x: Double(10 + i % 370), y: Double(20 + i % 260)), t: 2000 + Double(i)))
         }
         let newest = Point(x: Double(10 + 499 % 370), y: Double(20 + 499 % 260))
         for x in all {
@@ -324,10 +325,10 @@ import WebSocketClient
         let layer = try presenceLayerID(b)
         let colourA = try colour(of: a, seenBy: b)
         // C has acted (a key: no pointer, no cursor) and holds nothing; A holds the ruler, 50 pt dragged.
-        try c.send(["type": "key", "key": "ArrowRight", "t": 10])
+        try c.send(.key(key: "ArrowRight", widget: nil, t: 10))
         #expect(try c.finalValue() == 72.6)
-        try a.pointer("down", x: 300, t: 1000)
-        for i in 1...5 { try a.pointer("move", x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
+        try a.pointer(.down, x: 300, t: 1000)
+        for i in 1...5 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
         try b.receive(until: "A's outline") { try drawing(b.frames.layers, layer).outlines(Self.ruler, in: colourA) }
         for x in [a, b] { try x.receiveUntilIdle() }
         let layers = [a, b].map(\.frames.layers)
@@ -344,8 +345,8 @@ import WebSocketClient
             #expect(x.frames.layers == layers[i], "C's leave changed what is drawn")
         }
         // A's hold survived: it drags on to 100 pt and lifts still.
-        for i in 6...10 { try a.pointer("move", x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
-        try a.pointer("up", x: 200, t: 1000 + 16 * 10 + 100)
+        for i in 6...10 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
+        try a.pointer(.up, x: 200, t: 1000 + 16 * 10 + 100)
         #expect(try a.finalValue() == 73.6)
         #expect(try b.finalValue() == 73.6)
     }
@@ -361,7 +362,7 @@ private func join(_ server: ServerProcess, _ room: String, scene: String = "rule
 }
 
 private protocol PointerSender {
-    func pointer(_ phase: String, x: Double, y: Double, t: Double, id: Int) throws
+    func pointer(_ phase: PointerPhase, x: Double, y: Double, t: Double, id: Int) throws
 }
 
 extension WireClient: PointerSender {}
@@ -372,9 +373,9 @@ extension RawWireSocket: PointerSender {}
 private func swipe(
     _ c: some PointerSender, from x0: Double, by dx: Double, steps: Int, dt: Double = 8, t0: Double
 ) throws {
-    try c.pointer("down", x: x0, y: 214, t: t0, id: 1)
-    for i in 1...steps { try c.pointer("move", x: x0 + dx * Double(i), y: 214, t: t0 + dt * Double(i), id: 1) }
-    try c.pointer("up", x: x0 + dx * Double(steps), y: 214, t: t0 + dt * Double(steps) + dt / 2, id: 1)
+    try c.pointer(.down, x: x0, y: 214, t: t0, id: 1)
+    for i in 1...steps { try c.pointer(.move, x: x0 + dx * Double(i), y: 214, t: t0 + dt * Double(i), id: 1) }
+    try c.pointer(.up, x: x0 + dx * Double(steps), y: 214, t: t0 + dt * Double(steps) + dt / 2, id: 1)
 }
 
 private func isWholeTick(_ v: Double) -> Bool { abs(v * 10 - (v * 10).rounded()) < 1e-6 }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 
@@ -9,8 +10,8 @@ import Testing
     /// The demo room's widgets driven to rest, as the test set them.
     static let items = ["Moon", "Star", "Heart", "Leaf", "Kiwi", "Custom"]
 
-    private func act(_ c: WireClient, _ widget: String, _ action: String, _ args: [String: Any] = [:]) throws {
-        try c.send(["type": "action", "widget": widget, "action": action, "args": args, "t": 1])
+    private func act(_ c: WireClient, _ widget: String, _ action: String, _ args: [String: JSONValue] = [:]) throws {
+        try c.send(.action(.init(widget: widget, action: action, args: args, t: 1)))
     }
 
     /// Waits for the carousel's `type` event naming `name` at `index`.
@@ -92,7 +93,7 @@ import Testing
         #expect(back.widgets["roller"]?["valueText"] as? String == "7")
         // Its scene is fixed as before the restart.
         let other = try WireClient(second, hello: false)
-        try other.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "solo", "scene": "ruler"])
+        try other.send(.hello(.init(room: "solo", scene: "ruler")))
         _ = try other.waitForError("scene_mismatch")
     }
 
@@ -154,7 +155,7 @@ import Testing
             let client = try #require(c, "room \(room) was refused for 5 s")
             rulers.append(try #require(try client.nextSemantics()["ruler"]?["valueNow"] as? Double))
             if value > 0 {
-                try act(client, "ruler", "setValue", ["value": value])
+                try act(client, "ruler", "setValue", ["value": .number(value)])
                 #expect(try client.finalValue("ruler") == value)
             }
             client.socket.close()
@@ -168,7 +169,7 @@ import Testing
         let first = try ServerProcess(arguments: ["--state", file.path])
         for (room, value) in [("r1", 10.0), ("r2", 20.0), ("r3", 30.0)] {
             let c = try WireClient(first, room: room)
-            try act(c, "ruler", "setValue", ["value": value])
+            try act(c, "ruler", "setValue", ["value": .number(value)])
             #expect(try c.finalValue("ruler") == value)
         }
         first.stop()

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -6,9 +7,7 @@ import WebSocketClient
 /// `hello.scene` against the real server: a room's scene is chosen when it is created.
 @Suite struct SceneIntegrationTests {
     private func hello(_ c: WireClient, room: String, scene: String?) throws {
-        var m: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current, "room": room]
-        if let scene { m["scene"] = scene }
-        try c.send(m)
+        try c.send(.hello(.init(room: room, scene: scene)))
     }
 
     private func welcome(_ server: ServerProcess, room: String, scene: String?) throws -> [String: Any] {

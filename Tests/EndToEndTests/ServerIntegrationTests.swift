@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import Testing
 import WebSocketClient
@@ -63,23 +64,23 @@ import WebSocketClient
     func badInput() throws {
         let server = try ServerProcess()
         let early = try WireClient(server, hello: false)
-        try early.pointer("down", x: 1, t: 1)
+        try early.pointer(.down, x: 1, t: 1)
         _ = try early.waitForError("not_ready")
 
         let c = try WireClient(server)
         try c.socket.send(text: "{oops")
         _ = try c.waitForError("bad_json")
-        try c.send(["type": "teleport"])
+        try c.send(raw: ["type": "teleport"])
         _ = try c.waitForError("unknown_type")
-        try c.send(["type": "pointer", "phase": "down", "id": 1, "x": "left", "y": 1, "t": 1])
+        try c.send(raw: ["type": "pointer", "phase": "down", "id": 1, "x": "left", "y": 1, "t": 1])
         let e = try c.waitForError("bad_message")
         #expect((e["message"] as? String)?.contains("pointer.x") == true)
         try c.socket.send(binary: [1, 2, 3])
         _ = try c.waitForError("unsupported")
         // A message over 16 KiB is fatal (close 1009): CloseCodeTests.
-        try c.send(["type": "hello", "protocol": ProtocolVersion.current])
+        try c.send(.hello(.init()))
         _ = try c.waitForError("bad_message")
-        try c.send(["type": "ping", "t": 42])
+        try c.send(.ping(t: 42))
         let pong = try c.waitFor("pong") { $0["type"] as? String == "pong" }
         #expect(pong["t"] as? Double == 42)
         try c.drag(from: 300, by: -100)
@@ -90,7 +91,7 @@ import WebSocketClient
     func versionMismatch() throws {
         let server = try ServerProcess()
         let c = try WireClient(server, hello: false)
-        try c.send(["type": "hello", "protocol": 99])
+        try c.send(.hello(.init(version: 99)))
         let e = try c.waitForError("protocol_mismatch")
         #expect(e["fatal"] as? Bool == true)
         #expect((e["message"] as? String)?.contains("99") == true)
@@ -103,8 +104,8 @@ import WebSocketClient
         let observer = try WireClient(server, room: "r")
         do {
             let quitter = try WireClient(server, room: "r")
-            try quitter.pointer("down", x: 300, t: 1)
-            try quitter.pointer("move", x: 250, t: 20)
+            try quitter.pointer(.down, x: 300, t: 1)
+            try quitter.pointer(.move, x: 250, t: 20)
             quitter.socket.close()
         }
         // The abandoned drag is let go as if lifted when the server noticed: 50 pt → 73.0, plus
@@ -122,7 +123,7 @@ import WebSocketClient
         let server = try ServerProcess()
         let flooder = try WireClient(server, room: "flood")
         let calm = try WireClient(server, room: "flood")
-        for i in 0..<3000 { try flooder.send(["type": "ping", "t": i]) }
+        for i in 0..<3000 { try flooder.send(.ping(t: Double(i))) }
         _ = try flooder.waitForError("rate_limited")
         try calm.drag(from: 300, by: -100)
         #expect(try calm.finalValue() == 73.5)
@@ -150,10 +151,10 @@ import WebSocketClient
     func pointerCap() throws {
         let server = try ServerProcess()
         let c = try WireClient(server)
-        for id in 1...11 { try c.pointer("down", x: 195, y: 600, t: Double(id), id: id) }
+        for id in 1...11 { try c.pointer(.down, x: 195, y: 600, t: Double(id), id: id) }
         let e = try c.waitForError("bad_message")
         #expect((e["message"] as? String)?.contains("at most 10") == true)
-        for id in 1...10 { try c.pointer("up", x: 195, y: 600, t: 20, id: id) }
+        for id in 1...10 { try c.pointer(.up, x: 195, y: 600, t: 20, id: id) }
         try c.drag(from: 300, by: -100, t0: 100)
         #expect(try c.finalValue() == 73.5)
     }
@@ -162,8 +163,8 @@ import WebSocketClient
     func fatalStopsInput() throws {
         let server = try ServerProcess()
         let c = try WireClient(server, hello: false)
-        try c.send(["type": "hello", "protocol": 7])
-        try c.send(["type": "hello", "protocol": ProtocolVersion.current])
+        try c.send(.hello(.init(version: 7)))
+        try c.send(.hello(.init()))
         _ = try c.waitForError("protocol_mismatch")
         #expect(throws: WebSocketError.self) {
             _ = try c.waitFor("welcome after a fatal error", timeout: 3) { $0["type"] as? String == "welcome" }
@@ -184,7 +185,7 @@ import WebSocketClient
         while c == nil && Date() < deadline { c = try? WireClient(server, room: "c") }  // evicts the empty room "a"
         #expect(c != nil)
         let full = try WireClient(server, hello: false)
-        try full.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "d"])
+        try full.send(.hello(.init(room: "d")))
         _ = try full.waitForError("server_full")
         c?.socket.close()
         var again: WireClient?
@@ -218,10 +219,8 @@ import WebSocketClient
 
 /// Widgets driven by name over the wire (docs/PROTOCOL.md, `action`, "Widget actions").
 @Suite struct ServerActionTests {
-    func setValue(_ value: Any, widget: String? = "ruler", t: Double = 5) -> [String: Any] {
-        var m: [String: Any] = ["type": "action", "action": "setValue", "args": ["value": value], "t": t]
-        if let widget { m["widget"] = widget }
-        return m
+    func setValue(_ value: JSONValue, widget: String? = "ruler", t: Double = 5) -> ClientMessage {
+        .action(.init(widget: widget, action: "setValue", args: ["value": value], t: t))
     }
 
     @Test("semantics carry each widget's keys and actions")
@@ -248,7 +247,7 @@ import WebSocketClient
         let server = try ServerProcess()
         let a = try WireClient(server, room: "act")
         let b = try WireClient(server, hello: false)
-        try b.send(["type": "hello", "protocol": ProtocolVersion.current, "room": "act", "scene": "demo"])
+        try b.send(.hello(.init(room: "act", scene: "demo")))
         _ = try b.waitFor("welcome") { $0["type"] as? String == "welcome" }
         try a.send(setValue(80.3))
         #expect(try a.finalValue() == 80.3)
@@ -269,20 +268,20 @@ import WebSocketClient
                 #"no widget "foo" in this scene (widgets: readout, ruler, picker, count, carousel, itemName, roller, rollerPlus1, rollerPlus9, rollerPlus99, rollerMinus1, rollerRandom)"#
             ),
             (
-                ["type": "action", "widget": "ruler", "action": "spin", "t": 1],
+                .action(.init(widget: "ruler", action: "spin", t: 1)),
                 #"no action "spin" on widget "ruler" (it has: setValue)"#
             ),
             (setValue(1000), #"setValue on "ruler": args.value must be a finite number within 8.5…999.9"#),
             (setValue("80"), "args.value"),
-            (["type": "action", "widget": "ruler", "action": "setValue", "t": 1], "args.value is required"),
-        ] as [([String: Any], String)] {
+            (.action(.init(widget: "ruler", action: "setValue", t: 1)), "args.value is required"),
+        ] as [(ClientMessage, String)] {
             try c.send(message)
             let e = try c.waitForError("bad_action")
             #expect((e["message"] as? String)?.contains(mentions) == true, "\(e["message"] ?? "")")
             #expect(e["fatal"] as? Bool == false)
         }
         // A malformed message is a bad_message, not a bad_action.
-        try c.send(["type": "action", "widget": "ruler", "t": 1])
+        try c.send(raw: ["type": "action", "widget": "ruler", "t": 1])
         #expect((try c.waitForError("bad_message")["message"] as? String) == "action.action is required")
         try c.send(setValue(75.5))
         #expect(try c.finalValue() == 75.5)
@@ -300,7 +299,7 @@ import WebSocketClient
         #expect(try c.finalValue() == 80.3)
         try c.send(setValue(80, widget: "foo", t: 20))
         _ = try c.waitForError("bad_action")
-        try c.send(["type": "key", "key": "PageUp", "t": 30])
+        try c.send(.key(key: "PageUp", widget: nil, t: 30))
         #expect(try c.finalValue() == 81.3)
         server.stop()
         let text = try String(contentsOf: dir.appendingPathComponent("r.jsonl"), encoding: .utf8)

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
+import LoopbackTools
 import Testing
 
 /// `widget-load soak` (`make soak`) kept working: a short soak against a test server, and
 /// one that must fail because the server goes away. No figure is asserted beyond the
 /// verdict's own rules (docs/RELIABILITY.md, "Soak"); the real run is `make soak`.
 @Suite struct SoakCommandTests {
-    private static let binary = PackagePaths.product("widget-load")
+    private static let binary = Products.path("widget-load")
     private static let traces = PackagePaths.root.appendingPathComponent("Tests/ScrollCoreTests/Traces").path
 
     /// The JSON report: its lines are "{", "}" and indented ones. The output interleaves stdout

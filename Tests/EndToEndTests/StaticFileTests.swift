@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import Testing
 
 /// docs/PROTOCOL.md, "HTTP": the real server serves only its public directory, with security

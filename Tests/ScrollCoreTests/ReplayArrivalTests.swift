@@ -93,24 +93,24 @@ import Testing
     @Test("recorded from two skewed clients, written, read and replayed: the catch lands at its arrival")
     func recordedRoundTrip() throws {
         var recorder = TraceRecorder()
-        func pointer(_ phase: String, _ x: Double, _ t: Double) throws -> ClientMessage {
-            try ClientMessage.parse(#"{"type":"pointer","phase":"\#(phase)","id":1,"x":\#(x),"y":214,"t":\#(t)}"#).get()
+        func pointer(_ phase: PointerPhase, _ x: Double, _ t: Double) -> ClientMessage {
+            .pointer(.init(phase: phase, id: 1, x: x, y: 214, t: t))
         }
         var lines: [TraceEntry] = []
         // c1 (page clock 50 000 ms at room time 1 s) flings as in fling.jsonl; its first
         // message was delayed 40 ms, so the rest arrive bunched and t runs 40 ms ahead of at.
-        lines += recorder.record(try pointer("down", 300, 50000), client: "c1", roomTime: 1)
+        lines += recorder.record(pointer(.down, 300, 50000), client: "c1", roomTime: 1)
         for k in 1...10 {
             let arrival = 1 + max(0, Double(k) * 10 - 40) / 1000
             lines += recorder.record(
-                try pointer("move", 300 - 12 * Double(k), 50000 + 10 * Double(k)),
+                pointer(.move, 300 - 12 * Double(k), 50000 + 10 * Double(k)),
                 client: "c1", roomTime: arrival)
         }
-        lines += recorder.record(try pointer("up", 180, 50100), client: "c1", roomTime: 1.06)
+        lines += recorder.record(pointer(.up, 180, 50100), client: "c1", roomTime: 1.06)
         // c2 (page clock 7 ms at room time 1.07 s) catches the glide 10 ms after the release
         // was applied and lifts 200 ms later.
-        lines += recorder.record(try pointer("down", 200, 7), client: "c2", roomTime: 1.07)
-        lines += recorder.record(try pointer("up", 200, 207), client: "c2", roomTime: 1.27)
+        lines += recorder.record(pointer(.down, 200, 7), client: "c2", roomTime: 1.07)
+        lines += recorder.record(pointer(.up, 200, 207), client: "c2", roomTime: 1.27)
         // c1's release: t 1100, at 1060; c2's catch: t 1070 < 1100 (written as is), at 1070.
         #expect(lines[11] == .pointer(.up, t: 1100, at: 1060, x: 180, y: 214, client: "c1"))
         #expect(lines[12] == .pointer(.down, t: 1070, at: 1070, x: 200, y: 214, client: "c2"))

@@ -9,6 +9,9 @@ import Testing
         try ClientMessage.parse(text).get()
     }
 
+    /// A key message on the ruler sent at client time `t`.
+    func key(_ t: Double) -> ClientMessage { .key(key: "ArrowLeft", widget: "ruler", t: t) }
+
     @Test("a coalesced move gives one line per sample, each at its own time plus the offset")
     func coalesced() throws {
         let move = try message(
@@ -70,16 +73,21 @@ import Testing
         #expect(try TraceParser.parse(text, name: "round-trip") == entries)
     }
 
-    @Test("wireJSON is a message the server accepts, and means the same input")
+    @Test("a line stands for the message that recorded it, with the line's t; a leave is no message")
     func wire() throws {
-        for entry: TraceEntry in [
-            .pointer(.up, t: 40, x: 1, y: 2, pointer: 4), .wheel(t: 1, x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2),
-            .key("PageDown", t: 9),
-        ] {
-            #expect(try message(try #require(entry.wireJSON)) == entry.clientMessage)
+        let lines: [(TraceEntry, ClientMessage)] = [
+            (.pointer(.up, t: 40, x: 1, y: 2, pointer: 4), .pointer(.init(phase: .up, id: 4, x: 1, y: 2, t: 40))),
+            (
+                .wheel(t: 1, x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2),
+                .wheel(.init(x: 2, y: 3, dx: 4, dy: 5, deltaMode: 2, t: 1))
+            ),
+            (.key("PageDown", t: 9), .key(key: "PageDown", widget: nil, t: 9)),
+        ]
+        for (entry, sent) in lines {
+            #expect(entry.clientMessage == sent)
+            #expect(TraceEntry.entries(for: sent, client: TraceEntry.defaultClient, t: 0) == [entry])
         }
         // A leave is no message: live, the client's connection closes.
-        #expect(TraceEntry.leave(t: 5, client: "c2").wireJSON == nil)
         #expect(TraceEntry.leave(t: 5, client: "c2").clientMessage == nil)
     }
 
@@ -87,20 +95,19 @@ import Testing
     func recorderTimeline() throws {
         var recorder = TraceRecorder()
         #expect(recorder.record(try message(#"{"type":"hello","protocol":1}"#), client: "c1", roomTime: 1).isEmpty)
-        func key(_ t: Double) -> String { #"{"type":"key","key":"ArrowLeft","widget":"ruler","t":\#(t)}"# }
-        func move(_ t: Double) -> String { #"{"type":"pointer","phase":"move","id":1,"x":290,"y":214,"t":\#(t)}"# }
+        func move(_ t: Double) -> ClientMessage { .pointer(.init(phase: .move, id: 1, x: 290, y: 214, t: t)) }
         var lines: [TraceEntry] = []
         // c1's page clock reads 50 000 ms when the room clock is at 2 s: offset −48 000 ms.
         lines += recorder.record(
             try message(#"{"type":"pointer","phase":"down","id":1,"x":300,"y":214,"t":50000}"#),
             client: "c1", roomTime: 2)
         // Sent 16 ms later, but it arrives only 5 ms later (the first one was delayed).
-        lines += recorder.record(try message(move(50016)), client: "c1", roomTime: 2.005)
+        lines += recorder.record(move(50016), client: "c1", roomTime: 2.005)
         // c2's clock is unrelated (3 ms at room time 2.010 s): its first line is put at its
         // arrival, 2010 ms — before c1's 2016 ms, and left there.
-        lines += recorder.record(try message(key(3)), client: "c2", roomTime: 2.010)
-        lines += recorder.record(try message(key(19.5)), client: "c2", roomTime: 2.0301)
-        lines += recorder.record(try message(move(50032.25)), client: "c1", roomTime: 2.0401234567)
+        lines += recorder.record(key(3), client: "c2", roomTime: 2.010)
+        lines += recorder.record(key(19.5), client: "c2", roomTime: 2.0301)
+        lines += recorder.record(move(50032.25), client: "c1", roomTime: 2.0401234567)
         #expect(lines.map(\.client) == ["c1", "c1", "c2", "c2", "c1"])
         #expect(lines.map(\.t) == [2000, 2016, 2010, 2026.5, 2032.25])
         // Each client's spacing is what it sent, to the last bit.
@@ -133,17 +140,16 @@ import Testing
     @Test("a client clock that goes back, or beyond the format's range, is held so the file stays valid")
     func recorderGuards() throws {
         var recorder = TraceRecorder()
-        func key(_ t: Double) -> String { #"{"type":"key","key":"ArrowLeft","widget":"ruler","t":\#(t)}"# }
         var lines: [TraceEntry] = []
-        lines += recorder.record(try message(key(500)), client: "a", roomTime: 1)  // offset +500: t 1000
-        lines += recorder.record(try message(key(400)), client: "a", roomTime: 1.1)  // 900 → held at 1000
-        lines += recorder.record(try message(key(1e15)), client: "a", roomTime: 1.2)  // past 10¹¹ → 10¹¹
+        lines += recorder.record(key(500), client: "a", roomTime: 1)  // offset +500: t 1000
+        lines += recorder.record(key(400), client: "a", roomTime: 1.1)  // 900 → held at 1000
+        lines += recorder.record(key(1e15), client: "a", roomTime: 1.2)  // past 10¹¹ → 10¹¹
         #expect(lines.map(\.t) == [1000, 1000, TraceParser.maxTime])
         #expect(lines.map(\.at) == [1000, 1100, 1200])
         // First message at room time 0 from a clock at 5.0006 ms: the whole-µs offset −5.001 ms
         // would put it at −0.0004 ms; it is held at 0.
         var other = TraceRecorder()
-        #expect(other.record(try message(key(5.0006)), client: "b", roomTime: 0).map(\.t) == [0])
+        #expect(other.record(key(5.0006), client: "b", roomTime: 0).map(\.t) == [0])
         let text = lines.map(\.jsonLine).joined(separator: "\n")
         #expect(try TraceParser.parse(text, name: "held").count == 3)
     }
@@ -151,15 +157,14 @@ import Testing
     @Test("a client name that comes back after leaving resumes after its last t, with its own spacing")
     func recorderRejoin() throws {
         var recorder = TraceRecorder()
-        func key(_ t: Double) -> String { #"{"type":"key","key":"ArrowLeft","widget":"ruler","t":\#(t)}"# }
         // A first message delayed 50 ms puts this client's t 50 ms ahead of its arrivals.
-        _ = recorder.record(try message(key(0)), client: "a", roomTime: 1)
-        let ahead = recorder.record(try message(key(100)), client: "a", roomTime: 1.05)
+        _ = recorder.record(key(0), client: "a", roomTime: 1)
+        let ahead = recorder.record(key(100), client: "a", roomTime: 1.05)
         #expect(ahead == [.key("ArrowLeft", t: 1100, at: 1050, widget: "ruler")])
         #expect(recorder.leave(client: "a", roomTime: 1.06).isEmpty)
         // A new page under the same name, arriving at 1070 ms: not before its old 1100 ms.
-        let back = recorder.record(try message(key(7)), client: "a", roomTime: 1.07)
-        let next = recorder.record(try message(key(23.5)), client: "a", roomTime: 1.08)
+        let back = recorder.record(key(7), client: "a", roomTime: 1.07)
+        let next = recorder.record(key(23.5), client: "a", roomTime: 1.08)
         #expect(back.map(\.t) == [1100] && next.map(\.t) == [1116.5])
         #expect(back.map(\.at) == [1070] && next.map(\.at) == [1080])
     }

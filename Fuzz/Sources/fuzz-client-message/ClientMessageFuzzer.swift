@@ -5,9 +5,10 @@ import ScrollCore
 /// (`String(decoding:as:)` of the frame's bytes; docs/PROTOCOL.md, "Client → server").
 ///
 /// Beyond "never crashes": any JSON the parser takes, written out again, reads as the same
-/// value; a refusal always says why; and a message the server accepts can always be recorded —
-/// the recorder's lines read back as the same entries (docs/TRACES.md), so a room recorded with
-/// `--record` replays.
+/// value; a refusal always says why; a message the server accepts, written by
+/// `ClientMessage.encoded()` (what our tools send), reads back as the same message; and it can
+/// always be recorded — the recorder's lines read back as the same entries (docs/TRACES.md), so a
+/// room recorded with `--record` replays.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -17,9 +18,25 @@ public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         precondition(!error.message.isEmpty, "refused with \(error.code) and no message")
     case .success(let message):
         _ = InputMapping.sceneInputs(message, client: "c1")
+        checkEncoded(message)
         checkRecorded(message)
     }
     return 0
+}
+
+/// `message.encoded()` parses back to the same message. The one way it may not: a message near
+/// the size limit whose numbers are written longer than they were sent (1e22 as 1e+22) can
+/// grow past it, and is then refused as too large.
+private func checkEncoded(_ message: ClientMessage) {
+    let text = message.encoded()
+    switch ClientMessage.parse(text) {
+    case .success(let back):
+        precondition(back == message.asWritten, "encoded as \(text), it reads back as \(back)")
+    case .failure(let error):
+        precondition(
+            error.code == .tooLarge && text.utf8.count > ClientMessageLimits.maxBytes,
+            "encoded as \(text), it is refused: \(error.message)")
+    }
 }
 
 /// The recorder's lines for `message` parse back to exactly those entries.

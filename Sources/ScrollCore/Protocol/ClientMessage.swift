@@ -8,13 +8,18 @@ public enum ClientMessage: Sendable, Equatable {
         public var reducedMotion: Bool
         /// The scene a new room is made with; nil: the default scene.
         public var scene: String?
-        public init(version: Int, room: String, theme: String, reducedMotion: Bool, scene: String? = nil) {
+        /// The defaults are the wire's (docs/PROTOCOL.md), with this build's protocol version.
+        public init(
+            version: Int = ProtocolVersion.current, room: String = ClientMessageLimits.defaultRoom,
+            theme: String = Theme.light.name, reducedMotion: Bool = false, scene: String? = nil
+        ) {
             self.version = version; self.room = room; self.theme = theme; self.reducedMotion = reducedMotion;
             self.scene = scene
         }
     }
     public struct Sample: Sendable, Equatable {
         public var x: Double, y: Double, t: Double
+        public init(x: Double, y: Double, t: Double) { self.x = x; self.y = y; self.t = t }
     }
     public struct Pointer: Sendable, Equatable {
         public var phase: PointerPhase
@@ -22,9 +27,19 @@ public enum ClientMessage: Sendable, Equatable {
         public var pointerType: String
         /// Every coalesced sample in order (one for down/up/cancel).
         public var samples: [Sample]
+        public init(phase: PointerPhase, id: Int, pointerType: String = "mouse", samples: [Sample]) {
+            self.phase = phase; self.id = id; self.pointerType = pointerType; self.samples = samples
+        }
+        /// One sample: a down, up or cancel, or a move without coalesced samples.
+        public init(phase: PointerPhase, id: Int, x: Double, y: Double, t: Double, pointerType: String = "mouse") {
+            self.init(phase: phase, id: id, pointerType: pointerType, samples: [Sample(x: x, y: y, t: t)])
+        }
     }
     public struct Wheel: Sendable, Equatable {
         public var x: Double, y: Double, dx: Double, dy: Double, deltaMode: Int, t: Double
+        public init(x: Double, y: Double, dx: Double, dy: Double, deltaMode: Int = 0, t: Double) {
+            self.x = x; self.y = y; self.dx = dx; self.dy = dy; self.deltaMode = deltaMode; self.t = t
+        }
     }
     /// A widget driven by name; `widget` nil: the scene's default focus.
     public struct Action: Sendable, Equatable {

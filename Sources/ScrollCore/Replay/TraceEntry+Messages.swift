@@ -39,14 +39,12 @@ extension TraceEntry {
     }
 
     /// The wire message this line stands for, with `t` as the client timestamp (`at` is
-    /// when it is applied, not part of the message); nil for `leave`, which is no message.
+    /// when it is applied, not part of the message); nil for `leave`, which is no message
+    /// (live, the client's connection closes). Live replay sends its `encoded()` text.
     public var clientMessage: ClientMessage? {
         switch type {
         case .down, .move, .up, .cancel:
-            return .pointer(
-                ClientMessage.Pointer(
-                    phase: type.pointerPhase!, id: pointer, pointerType: "mouse",
-                    samples: [ClientMessage.Sample(x: x, y: y, t: t)]))
+            return .pointer(ClientMessage.Pointer(phase: type.pointerPhase!, id: pointer, x: x, y: y, t: t))
         case .wheel:
             return .wheel(ClientMessage.Wheel(x: x, y: y, dx: dx, dy: dy, deltaMode: deltaMode, t: t))
         case .key:
@@ -56,35 +54,5 @@ extension TraceEntry {
         case .leave:
             return nil
         }
-    }
-
-    /// The JSON text the page would send for this line (live replay); nil for `leave`
-    /// (live, the client's connection closes).
-    public var wireJSON: String? {
-        let fields: [(String, JSONValue)]
-        switch type {
-        case .down, .move, .up, .cancel:
-            fields = [
-                ("type", "pointer"), ("phase", .string(type.rawValue)), ("id", .number(Double(pointer))),
-                ("x", .number(x)), ("y", .number(y)), ("t", .number(t)),
-            ]
-        case .wheel:
-            fields = [
-                ("type", "wheel"), ("x", .number(x)), ("y", .number(y)), ("dx", .number(dx)),
-                ("dy", .number(dy)), ("deltaMode", .number(Double(deltaMode))), ("t", .number(t)),
-            ]
-        case .key:
-            fields =
-                [("type", "key"), ("key", .string(key))] + (widget.map { [("widget", .string($0))] } ?? []) + [
-                    ("t", .number(t))
-                ]
-        case .action:
-            fields =
-                [("type", "action")] + (widget.map { [("widget", .string($0))] } ?? [])
-                + [("action", .string(action)), ("args", .sorted(args)), ("t", .number(t))]
-        case .leave:
-            return nil
-        }
-        return JSONValue.object(fields).serialized
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LoopbackTools
 import WebSocketClient
 
 /// A headless Chromium with one page, driven over the DevTools protocol.

@@ -1,24 +1,15 @@
-/// Failures of the end-to-end harness itself, worded to say what to do next.
+/// Failures of the browser harness, worded to say what to do next (starting
+/// processes: `LaunchError`).
 enum HarnessError: Error, CustomStringConvertible {
-    case launchFailed(executable: String, reason: String)
-    case serverBinaryMissing(path: String)
-    case serverDidNotStart(reason: String, output: String)
     case chromiumMissing(path: String)
     case chromiumDidNotStart(output: String)
     case devTools(method: String, message: String)
     case navigationFailed(url: String, error: String)
     case javaScript(String)
     case timeout(String)
-    case peer(String)
 
     var description: String {
         switch self {
-        case let .launchFailed(executable, reason):
-            return "cannot launch \(executable): \(reason)"
-        case .serverBinaryMissing(let path):
-            return "server binary not found at \(path): run `swift build` first, or set WIDGET_SERVER_BIN"
-        case let .serverDidNotStart(reason, output):
-            return "server did not start: \(reason)\n--- server output ---\n\(output)"
         case .chromiumMissing(let path):
             return """
                 Chromium not found at \(path): the browser tests need headless Chromium. `make test` installs it; \
@@ -35,8 +26,6 @@ enum HarnessError: Error, CustomStringConvertible {
             return "JavaScript exception: \(text)"
         case .timeout(let what):
             return "timed out \(what)"
-        case .peer(let detail):
-            return "scripted peer: \(detail)"
         }
     }
 }

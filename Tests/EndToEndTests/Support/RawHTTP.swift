@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LoopbackTools
 
 /// One HTTP/1.1 request written byte for byte as given, and the answer as it came: for what
 /// no client library sends (paths like `/..%5c`, upgrade requests with chosen headers).

@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import LoopbackTools
 import ScrollCore
+import WebSocketClient
 
 /// A bare-bones protocol client for what `WireClient` cannot do: leave without a closing
 /// handshake (the TCP connection just ends, as when a tab crashes), stop reading with a
@@ -8,11 +10,12 @@ import ScrollCore
 /// what no real client would (text that is not UTF-8, a 1 MiB message), and read the code
 /// of the server's close frame.
 ///
-/// It speaks just enough RFC 6455: the opening handshake, masked frames out, and
-/// unfragmented frames in. Every wait has a deadline.
+/// It speaks just enough RFC 6455: the opening handshake, then `WebSocketClient.Frame`s (any
+/// frame out, unfragmented frames in). Every wait has a deadline.
 final class RawWireSocket {
+    typealias Frame = WebSocketClient.Frame
     private var fd: Int32
-    private var inbound: [UInt8] = []
+    private var inbound = ByteQueue()
     /// `welcome.client`, once `join` has read it.
     private(set) var id = ""
 
@@ -37,9 +40,8 @@ final class RawWireSocket {
         let deadline = Date().addingTimeInterval(timeout)
         let end: [UInt8] = Array("\r\n\r\n".utf8)
         while true {
-            if let at = (0..<max(0, inbound.count - 3)).first(where: { Array(inbound[$0..<$0 + 4]) == end }) {
-                let head = String(decoding: inbound[..<at], as: UTF8.self)
-                inbound.removeFirst(at + 4)
+            if let at = inbound.firstIndex(of: end) {
+                let head = String(decoding: inbound.consume(at + end.count).dropLast(end.count), as: UTF8.self)
                 guard head.hasPrefix("HTTP/1.1 101") else { throw WireError("handshake refused: \(head)") }
                 return
             }
@@ -64,9 +66,7 @@ final class RawWireSocket {
     /// Sends `hello` and reads up to the welcome; after this the socket is read no more unless
     /// asked.
     func join(room: String, scene: String? = nil, timeout: Double = 5) throws {
-        var hello: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current, "room": room]
-        if let scene { hello["scene"] = scene }
-        try send(hello)
+        try send(.hello(.init(room: room, scene: scene)))
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             guard let text = try nextText(deadline: deadline) else { throw WireError("no welcome within \(timeout) s") }
@@ -79,29 +79,18 @@ final class RawWireSocket {
         }
     }
 
-    func send(_ object: [String: Any]) throws {
-        try sendFrame(opcode: 0x1, payload: Array(try JSONSerialization.data(withJSONObject: object)))
+    func send(_ message: ClientMessage) throws {
+        try sendFrame(opcode: 0x1, payload: Array(message.encoded().utf8))
     }
 
-    /// One masked frame with any payload: text that is not UTF-8, a message of any size.
-    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true) throws {
-        var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        if payload.count < 126 {
-            frame.append(0x80 | UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        } else {
-            frame.append(0x80 | 127)
-            frame += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(56 - 8 * $0)) }
-        }
-        let mask = (0..<4).map { _ in UInt8.random(in: 0...255) }
-        frame += mask
-        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-        try write(frame)
+    /// Any frame with any payload: text that is not UTF-8, a message of any size, an unknown
+    /// opcode (`WebSocketClient.Frame.encode`), unmasked if asked.
+    func sendFrame(opcode: UInt8, payload: [UInt8], fin: Bool = true, masked: Bool = true) throws {
+        try write(Frame.encode(fin: fin, opcode: opcode, payload: payload, masked: masked))
     }
 
-    func pointer(_ phase: String, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
-        try send(["type": "pointer", "phase": phase, "id": id, "x": x, "y": y, "t": t])
+    func pointer(_ phase: PointerPhase, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
+        try send(.pointer(.init(phase: phase, id: id, x: x, y: y, t: t)))
     }
 
     /// Ends the connection with no WebSocket close frame, as a crashed tab does: the server sees
@@ -112,7 +101,7 @@ final class RawWireSocket {
         guard fd >= 0 else { return }
         shutdown(fd, Int32(SHUT_WR))
         let deadline = Date().addingTimeInterval(timeout)
-        while (try? read(deadline: deadline)) == true { inbound.removeAll(keepingCapacity: true) }
+        while (try? read(deadline: deadline)) == true { _ = inbound.consume(inbound.count) }
         Glibc.close(fd)
         fd = -1
     }
@@ -133,12 +122,13 @@ final class RawWireSocket {
         let end = Date().addingTimeInterval(timeout)
         while !backlog.closed {
             do {
-                while let (opcode, payload) = try parseFrame() {
-                    switch opcode {
-                    case 0x1: backlog.texts.append(String(decoding: payload, as: UTF8.self))
-                    case 0x2 where payload.count >= 8:
+                while let frame = try nextFrame() {
+                    let payload = frame.payload
+                    switch frame.opcode {
+                    case .text: backlog.texts.append(String(decoding: payload, as: UTF8.self))
+                    case .binary where payload.count >= 8:
                         backlog.seqs.append(payload[4..<8].reversed().reduce(0) { $0 << 8 | UInt32($1) })
-                    case 0x8:
+                    case .close:
                         backlog.closed = true
                         if payload.count >= 2 {
                             backlog.closeCode = UInt16(payload[0]) << 8 | UInt16(payload[1])
@@ -162,38 +152,26 @@ final class RawWireSocket {
     /// The next text message's payload (frames and control frames skipped); nil at the deadline.
     private func nextText(deadline: Date) throws -> String? {
         while true {
-            while let (opcode, payload) = try parseFrame() {
-                if opcode == 0x1 { return String(decoding: payload, as: UTF8.self) }
-                if opcode == 0x8 { throw WireError("the server closed the connection") }
+            while let frame = try nextFrame() {
+                if frame.opcode == .text { return String(decoding: frame.payload, as: UTF8.self) }
+                if frame.opcode == .close { throw WireError("the server closed the connection") }
             }
             guard try read(deadline: deadline) else { return nil }
         }
     }
 
-    /// One unfragmented, unmasked server frame from `inbound`, if complete.
-    private func parseFrame() throws -> (UInt8, [UInt8])? {
-        guard inbound.count >= 2 else { return nil }
-        guard inbound[0] & 0x80 != 0 else { throw WireError("fragmented frames are not handled here") }
-        var length = Int(inbound[1] & 0x7F)
-        var start = 2
-        if length == 126 {
-            guard inbound.count >= 4 else { return nil }
-            length = Int(inbound[2]) << 8 | Int(inbound[3])
-            start = 4
-        } else if length == 127 {
-            guard inbound.count >= 10 else { return nil }
-            length = inbound[2..<10].reduce(0) { $0 << 8 | Int($1) }
-            start = 10
-        }
-        guard inbound.count >= start + length else { return nil }
-        let frame = (inbound[0] & 0x0F, Array(inbound[start..<start + length]))
-        inbound.removeFirst(start + length)
+    /// One unfragmented server frame from `inbound`, if complete.
+    private func nextFrame() throws -> Frame? {
+        guard let frame = try Frame.parse(from: &inbound, maxPayload: 64 << 20) else { return nil }
+        guard frame.fin else { throw WireError("fragmented frames are not handled here") }
         return frame
     }
 
     /// Reads what is there, waiting until `deadline`; false if nothing came.
     private func read(deadline: Date) throws -> Bool {
-        try LoopbackSocket.read(fd, into: &inbound, deadline: deadline)
+        var bytes: [UInt8] = []
+        defer { inbound.append(bytes) }
+        return try LoopbackSocket.read(fd, into: &bytes, deadline: deadline)
     }
 
     private func write(_ bytes: [UInt8]) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import ScrollCore
 import WebSocketClient
 
@@ -18,29 +19,31 @@ final class WireClient {
     init(_ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true) throws {
         socket = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
         if hello {
-            var m: [String: Any] = ["type": "hello", "protocol": ProtocolVersion.current]
-            if let room { m["room"] = room }
-            if let scene { m["scene"] = scene }
-            try send(m)
+            try send(.hello(.init(room: room ?? ClientMessageLimits.defaultRoom, scene: scene)))
             let welcome = try waitFor("welcome") { $0["type"] as? String == "welcome" }
             id = welcome["client"] as? String ?? ""
             color = welcome["color"] as? String ?? ""
         }
     }
 
-    func send(_ object: [String: Any]) throws {
+    func send(_ message: ClientMessage) throws {
+        try socket.send(text: message.encoded())
+    }
+
+    /// JSON no client should send (unknown types, wrong field types), for refusal tests.
+    func send(raw object: [String: Any]) throws {
         try socket.send(text: String(decoding: try JSONSerialization.data(withJSONObject: object), as: UTF8.self))
     }
 
-    func pointer(_ phase: String, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
-        try send(["type": "pointer", "phase": phase, "id": id, "x": x, "y": y, "t": t])
+    func pointer(_ phase: PointerPhase, x: Double, y: Double = 214, t: Double, id: Int = 1) throws {
+        try send(.pointer(.init(phase: phase, id: id, x: x, y: y, t: t)))
     }
 
     /// A slow drag from x0 by dx, held still 100 ms before lifting (no fling).
     func drag(from x0: Double, by dx: Double, steps: Int = 10, t0: Double = 1000) throws {
-        try pointer("down", x: x0, t: t0)
-        for i in 1...steps { try pointer("move", x: x0 + dx * Double(i) / Double(steps), t: t0 + 16 * Double(i)) }
-        try pointer("up", x: x0 + dx, t: t0 + 16 * Double(steps) + 100)
+        try pointer(.down, x: x0, t: t0)
+        for i in 1...steps { try pointer(.move, x: x0 + dx * Double(i) / Double(steps), t: t0 + 16 * Double(i)) }
+        try pointer(.up, x: x0 + dx, t: t0 + 16 * Double(steps) + 100)
     }
 
     /// The next message within `timeout` s (nil: none came), kept in `received`; a frame is

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import WebSocketClient
 
 /// Collects the lines a child process writes to its pipes.
 ///
@@ -9,7 +8,7 @@ import WebSocketClient
 /// a deadline, woken by each new line.
 // @unchecked Sendable: the reader threads and the test thread share it; all mutable
 // state is guarded by `condition`.
-final class OutputCollector: @unchecked Sendable {
+public final class OutputCollector: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [String] = []
     private var openStreams = 0
@@ -40,22 +39,22 @@ final class OutputCollector: @unchecked Sendable {
     }
 
     /// Every line so far, in arrival order across streams.
-    var allLines: [String] { condition.withLock { lines } }
+    public var allLines: [String] { condition.withLock { lines } }
 
     /// Everything collected so far, one line per line.
-    var text: String { allLines.joined(separator: "\n") }
+    public var text: String { allLines.joined(separator: "\n") }
 
     /// The first line (already seen or yet to come) that satisfies `predicate`; nil if
     /// `timeout` passes or every stream ends first.
-    func waitForLine(timeout: Double, where predicate: (String) -> Bool) -> String? {
-        let deadline = Deadline(seconds: timeout)
+    public func waitForLine(timeout: Double, where predicate: (String) -> Bool) -> String? {
+        let deadline = Date(timeIntervalSinceNow: max(timeout, 0))
         condition.lock()
         defer { condition.unlock() }
         var checked = 0
         while true {
             if let match = lines[checked...].first(where: predicate) { return match }
             checked = lines.count
-            guard openStreams > 0, condition.wait(until: deadline.date) else { return nil }
+            guard openStreams > 0, condition.wait(until: deadline) else { return nil }
         }
     }
 

@@ -1,9 +1,10 @@
 import Glibc
 
-/// CPU time and resident memory of this process and of the server under load.
-enum ProcessUsage {
+/// CPU time, resident memory and open descriptors of this process or another (a server under
+/// load or soak), read from getrusage and /proc.
+public enum ProcessUsage {
     /// This process's user + system CPU seconds.
-    static func ownCPU() -> Double {
+    public static func ownCPU() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
@@ -11,7 +12,7 @@ enum ProcessUsage {
     }
 
     /// Another process's user + system CPU seconds (/proc/PID/stat fields 14 and 15).
-    static func cpu(pid: Int32) -> Double? {
+    public static func cpu(pid: Int32) -> Double? {
         guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
         // Fields after "(comm)" start at field 3 (state); utime and stime are fields 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
@@ -20,7 +21,7 @@ enum ProcessUsage {
     }
 
     /// Resident memory in KiB (/proc/PID/status VmRSS).
-    static func residentKiB(pid: Int32) -> Int? {
+    public static func residentKiB(pid: Int32) -> Int? {
         guard let status = read("/proc/\(pid)/status") else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
             return Int(line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
@@ -29,7 +30,7 @@ enum ProcessUsage {
     }
 
     /// Open file descriptors (entries of /proc/PID/fd): sockets, files, pipes, epoll.
-    static func openFiles(pid: Int32) -> Int? {
+    public static func openFiles(pid: Int32) -> Int? {
         guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
@@ -43,7 +44,7 @@ enum ProcessUsage {
     }
 
     /// Whether the process exists and has not exited (a zombie, exited but not yet reaped, has not).
-    static func isRunning(pid: Int32) -> Bool {
+    public static func isRunning(pid: Int32) -> Bool {
         guard let stat = read("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return false }
         let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
         return state != nil && state != "Z" && state != "X"

@@ -7,19 +7,19 @@ import Glibc
 /// Spawned with posix_spawn rather than Foundation's `Process` because the child must start
 /// with an empty signal mask: test code runs on threads that block nearly every signal, a
 /// child inherits that mask, and a server that inherited it would never see SIGTERM.
-final class ChildProcess {
-    let output = OutputCollector()
-    let pid: pid_t
+public final class ChildProcess {
+    public let output = OutputCollector()
+    public let pid: pid_t
     private let exitSignal = DispatchSemaphore(value: 0)
     private var exited = false
     /// waitpid's status, written by the waiting thread before it signals `exitSignal`.
     private let waitStatus = StatusBox()
 
     /// How the process ended.
-    enum Exit: Equatable, CustomStringConvertible {
+    public enum Exit: Equatable, Sendable, CustomStringConvertible {
         case code(Int32)
         case signal(Int32)
-        var description: String {
+        public var description: String {
             switch self {
             case .code(let c): "exit status \(c)"
             case .signal(let s): "killed by signal \(s)"
@@ -27,19 +27,24 @@ final class ChildProcess {
         }
     }
 
-    init(
+    /// - Parameter collectsStandardError: false leaves the child this process's stderr (a tool
+    ///   whose server's warnings should reach its user); `output` then holds stdout alone.
+    public init(
         executable: String, arguments: [String], environment: [String: String]? = nil,
-        workingDirectory: String? = nil
+        workingDirectory: String? = nil, collectsStandardError: Bool = true
     ) throws {
-        let stdout = try Self.makePipe(), stderr = try Self.makePipe()
-        defer { close(stdout.write); close(stderr.write) }
+        let stdout = try Self.makePipe(), stderr = collectsStandardError ? try Self.makePipe() : nil
+        defer {
+            close(stdout.write)
+            if let stderr { close(stderr.write) }
+        }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, stderr.write, 2)
+        if let stderr { posix_spawn_file_actions_adddup2(&actions, stderr.write, 2) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -65,12 +70,12 @@ final class ChildProcess {
         let status = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
         guard status == 0 else {
             close(stdout.read)
-            close(stderr.read)
-            throw HarnessError.launchFailed(executable: executable, reason: String(cString: strerror(status)))
+            if let stderr { close(stderr.read) }
+            throw LaunchError.launchFailed(executable: executable, reason: String(cString: strerror(status)))
         }
         self.pid = pid
         output.attach(FileHandle(fileDescriptor: stdout.read, closeOnDealloc: true))
-        output.attach(FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true))
+        if let stderr { output.attach(FileHandle(fileDescriptor: stderr.read, closeOnDealloc: true)) }
 
         let thread = Thread { [exitSignal, waitStatus, pid] in
             var status: Int32 = 0
@@ -83,10 +88,10 @@ final class ChildProcess {
     }
 
     /// True once the process has exited (waits for nothing).
-    var hasExited: Bool { waitForExit(timeout: 0) }
+    public var hasExited: Bool { waitForExit(timeout: 0) }
 
     /// How it ended; nil while it runs.
-    var exit: Exit? {
+    public var exit: Exit? {
         guard hasExited else { return nil }
         let status = waitStatus.value
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros Swift cannot see.
@@ -95,7 +100,7 @@ final class ChildProcess {
 
     /// Waits up to `timeout` seconds for the process to exit; true if it has.
     @discardableResult
-    func waitForExit(timeout: Double) -> Bool {
+    public func waitForExit(timeout: Double) -> Bool {
         if !exited && exitSignal.wait(timeout: .now() + max(timeout, 0)) == .success {
             exited = true
         }
@@ -104,19 +109,18 @@ final class ChildProcess {
 
     /// The exit code once the process has exited by itself (nil while it runs, or when a
     /// signal ended it): waitpid's WIFEXITED and WEXITSTATUS, which Swift does not import.
-    /// The exit status, when it exited rather than was killed.
-    var exitCode: Int32? {
+    public var exitCode: Int32? {
         if case .code(let c) = exit { return c }
         return nil
     }
 
     /// Sends `signal` unless the process has already been reaped (its pid may be reused then).
-    func send(signal: Int32) {
+    public func send(signal: Int32) {
         if !hasExited { kill(pid, signal) }
     }
 
     /// SIGTERM, then SIGKILL if it has not exited within `grace` seconds.
-    func stop(grace: Double = 5) {
+    public func stop(grace: Double = 5) {
         send(signal: SIGTERM)
         if !waitForExit(timeout: grace) {
             send(signal: SIGKILL)
@@ -131,7 +135,7 @@ final class ChildProcess {
     private static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw HarnessError.launchFailed(executable: "(pipe)", reason: String(cString: strerror(errno)))
+            throw LaunchError.launchFailed(executable: "(pipe)", reason: String(cString: strerror(errno)))
         }
         return (fds[0], fds[1])
     }

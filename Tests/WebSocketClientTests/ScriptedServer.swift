@@ -32,7 +32,7 @@ final class ScriptedServer<Value: Sendable>: @unchecked Sendable {
     @discardableResult
     func result(timeout: Double = 10) throws -> Value {
         guard finished.wait(timeout: .now() + timeout) == .success, let outcome else {
-            throw HarnessError.timeout("waiting \(timeout)s for the scripted server to finish")
+            throw PeerError("timed out waiting \(timeout)s for the scripted server to finish")
         }
         finished.signal()  // let a second call see the same outcome
         return try outcome.get()
@@ -56,7 +56,7 @@ final class PeerConnection {
 
     static func listen() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError.peer("socket: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw PeerError("socket: \(String(cString: strerror(errno)))") }
         setTimeouts(fd)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -69,7 +69,7 @@ final class PeerConnection {
         }
         guard bound else {
             Glibc.close(fd)
-            throw HarnessError.peer("bind/listen: \(String(cString: strerror(errno)))")
+            throw PeerError("bind/listen: \(String(cString: strerror(errno)))")
         }
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
@@ -77,7 +77,7 @@ final class PeerConnection {
     /// Accepts one connection (SO_RCVTIMEO bounds accept too, on Linux).
     init(acceptingOn listener: Int32) throws {
         fd = accept(listener, nil, nil)
-        guard fd >= 0 else { throw HarnessError.peer("accept: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw PeerError("accept: \(String(cString: strerror(errno)))") }
         // Keep it out of processes other tests spawn meanwhile (accept4 is not imported).
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         Self.setTimeouts(fd)
@@ -91,7 +91,7 @@ final class PeerConnection {
             let sent = bytes.withUnsafeBytes {
                 Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
             }
-            guard sent > 0 else { throw HarnessError.peer("send: \(String(cString: strerror(errno)))") }
+            guard sent > 0 else { throw PeerError("send: \(String(cString: strerror(errno)))") }
             offset += sent
         }
     }
@@ -123,7 +123,7 @@ final class PeerConnection {
     @discardableResult
     func acceptWebSocket(subprotocol: String? = nil) throws -> [String: String] {
         let (_, headers) = try readRequestHead()
-        guard let key = headers["sec-websocket-key"] else { throw HarnessError.peer("no Sec-WebSocket-Key") }
+        guard let key = headers["sec-websocket-key"] else { throw PeerError("no Sec-WebSocket-Key") }
         var response =
             "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Accept: \(WebSocketClient.acceptValue(forKey: key))\r\n"
@@ -132,25 +132,18 @@ final class PeerConnection {
         return headers
     }
 
-    /// Writes one unmasked frame, as a server does.
+    /// Writes one unmasked frame, as a server does (the codec's bytes are checked byte for byte
+    /// in FrameTests).
     func writeFrame(opcode: UInt8, fin: Bool = true, payload: [UInt8]) throws {
-        var bytes: [UInt8] = [(fin ? 0x80 : 0) | opcode]
-        if payload.count < 126 {
-            bytes.append(UInt8(payload.count))
-        } else if payload.count <= 0xFFFF {
-            bytes += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        } else {
-            bytes.append(127)
-            bytes += (0..<8).map { UInt8(truncatingIfNeeded: UInt64(payload.count) >> UInt64(56 - $0 * 8)) }
-        }
-        try write(bytes + payload)
+        try write(WebSocketClient.Frame.encode(fin: fin, opcode: opcode, payload: payload, masked: false))
     }
 
-    /// Reads one frame, which must be masked as a client's are, and unmasks it.
+    /// Reads one frame, which must be masked as a client's are, and unmasks it: read here
+    /// independently of the client's codec, which it checks.
     func readFrame() throws -> Frame {
         try need(2)
         let fin = buffer[0] & 0x80 != 0, opcode = buffer[0] & 0x0F
-        guard buffer[1] & 0x80 != 0 else { throw HarnessError.peer("client frame not masked") }
+        guard buffer[1] & 0x80 != 0 else { throw PeerError("client frame not masked") }
         var length = Int(buffer[1] & 0x7F), header = 2
         if length == 126 {
             try need(4)
@@ -176,7 +169,7 @@ final class PeerConnection {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else {
-            throw HarnessError.peer(
+            throw PeerError(
                 count == 0 ? "client closed the connection" : "recv: \(String(cString: strerror(errno)))")
         }
         buffer += chunk[..<count]
@@ -188,4 +181,10 @@ final class PeerConnection {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, size)
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, size)
     }
+}
+
+/// A scripted peer's failure: a socket call failed, or the script did not finish in time.
+struct PeerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
