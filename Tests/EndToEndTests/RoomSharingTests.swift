@@ -218,6 +218,37 @@ import WebSocketClient
         }
     }
 
+    @Test(
+        "a burst within the rate limit that swings the picker across its range each message leaves every reader connected"
+    )
+    func pickerBurst() throws {
+        let server = try ServerProcess()
+        let readers = try (0..<3).map { _ in
+            let s = try RawWireSocket(server)
+            try s.join(room: "burst", scene: "picker")
+            return s
+        }
+        let sender = try RawWireSocket(server)
+        try sender.join(room: "burst", scene: "picker")
+        // 200 wheels, each across all 101 ticks (six were enough to close every reader when the
+        // rule counted events): 100 crossings a message, ending back at 0.
+        for i in 0..<200 {
+            let dx = i % 2 == 0 ? 100_000.0 : -100_000.0
+            try sender.send(.wheel(.init(x: 195, y: 95, dx: dx, dy: 0, t: Double(i))))
+        }
+        for reader in readers {
+            let backlog = reader.readAll(quiet: 1, timeout: 20)
+            #expect(!backlog.closed, "closed \(backlog.closeCode.map(String.init) ?? "") \(backlog.closeReason)")
+            let events = backlog.texts.compactMap { text -> [[String: Any]]? in
+                let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                return json?["type"] as? String == "events" ? json?["events"] as? [[String: Any]] : nil
+            }.joined()
+            let clicks = events.filter { $0["type"] as? String == "haptic" }.map { ($0["count"] as? Int) ?? 1 }
+            #expect(clicks.reduce(0, +) == 200 * 100, "every crossing counted")
+            #expect(events.last { $0["type"] as? String == "moved" }?["value"] as? Int == 0)
+        }
+    }
+
     // MARK: 6. a late joiner
 
     @Test("a client joining mid-fling gets welcome, semantics, presence and a full frame equal to what others hold")

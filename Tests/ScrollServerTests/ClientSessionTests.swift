@@ -10,7 +10,7 @@ import Testing
 struct ClientSessionTests {
     private let directory = RoomDirectory(scenes: .standard, maxRooms: 4, maxStored: nil, headroom: testHeadroom)
     private var rooms: DirectoryJoining { DirectoryJoining(directory: directory) }
-    private let hello = #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"r","scene":"ruler"}"#
+    private let hello = ClientMessage.hello(.init(room: "r", scene: "ruler")).encoded()
 
     private func joined(id: UInt64 = 1, rate: Double = 1000) -> ClientSession {
         let session = ClientSession(id: id, messagesPerSecond: rate, now: 0)
@@ -43,9 +43,9 @@ struct ClientSessionTests {
     @Test("before hello only ping is answered; input is refused with not_ready; a bad message with its code")
     func beforeHello() {
         let session = ClientSession(id: 1, messagesPerSecond: 1000, now: 0)
-        #expect(session.receive(#"{"type":"ping","t":5}"#, now: 0, rooms: rooms) == [.pong(t: 5)])
+        #expect(session.receive(ClientMessage.ping(t: 5).encoded(), now: 0, rooms: rooms) == [.pong(t: 5)])
         #expect(
-            session.receive(#"{"type":"key","key":"ArrowLeft","t":1}"#, now: 0, rooms: rooms)
+            session.receive(ClientMessage.key(key: "ArrowLeft", widget: nil, t: 1).encoded(), now: 0, rooms: rooms)
                 == [.refuse(ProtocolError(.notReady, "send hello before input"))])
         let bad = session.receive("{", now: 0, rooms: rooms)
         guard case .refuse(let error)? = bad.first else { return #expect(Bool(false), "\(bad)") }
@@ -55,13 +55,13 @@ struct ClientSessionTests {
     @Test("another protocol, an unknown scene or a full server close the connection with the reason")
     func refusedHellos() {
         let old = ClientSession(id: 1, messagesPerSecond: 1000, now: 0)
-        let effects = old.receive(#"{"type":"hello","protocol":1,"room":"r"}"#, now: 0, rooms: rooms)
+        let effects = old.receive(ClientMessage.hello(.init(version: 1, room: "r")).encoded(), now: 0, rooms: rooms)
         guard case .close(let error)? = effects.first else { return #expect(Bool(false), "\(effects)") }
         #expect(error.code == .protocolMismatch)
         #expect(error.message.contains("the page speaks protocol 1, this server speaks \(ProtocolVersion.current)"))
 
         let unknown = ClientSession(id: 2, messagesPerSecond: 1000, now: 0)
-        let hello = #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"r","scene":"nope"}"#
+        let hello = ClientMessage.hello(.init(room: "r", scene: "nope")).encoded()
         #expect(
             unknown.receive(hello, now: 0, rooms: rooms)
                 == [.close(ProtocolError(.unknownScene, SceneCatalog.standard.unknown("nope")))])
@@ -70,7 +70,8 @@ struct ClientSessionTests {
     @Test("input: recorded with the room's time and the default focus named, echoed by t, then published")
     func input() {
         let session = joined()
-        let effects = session.receive(#"{"type":"key","key":"ArrowRight","t":42}"#, now: 2.5, rooms: rooms)
+        let effects = session.receive(
+            ClientMessage.key(key: "ArrowRight", widget: nil, t: 42).encoded(), now: 2.5, rooms: rooms)
         #expect(effects.count == 3)
         #expect(effects.first == .record(.key(key: "ArrowRight", widget: "ruler", t: 42), roomTime: 2.5))
         #expect(effects.dropFirst().first == .applied(t: 42))
@@ -81,7 +82,7 @@ struct ClientSessionTests {
     func badAction() {
         let session = joined()
         let effects = session.receive(
-            #"{"type":"action","action":"explode","t":1}"#, now: 1, rooms: rooms)
+            ClientMessage.action(.init(widget: nil, action: "explode", t: 1)).encoded(), now: 1, rooms: rooms)
         guard case .refuse(let error)? = effects.first, effects.count == 1 else {
             return #expect(Bool(false), "\(effects)")
         }
@@ -91,37 +92,47 @@ struct ClientSessionTests {
     @Test("at most 10 pointers down: the 11th down is refused; a lifted one frees its place")
     func pointers() {
         let session = joined()
-        func pointer(_ phase: String, _ id: Int) -> [SessionEffect] {
+        func pointer(_ phase: PointerPhase, _ id: Int) -> [SessionEffect] {
             session.receive(
-                #"{"type":"pointer","phase":"\#(phase)","id":\#(id),"x":10,"y":10,"t":1}"#, now: 1, rooms: rooms)
+                ClientMessage.pointer(.init(phase: phase, id: id, x: 10, y: 10, t: 1)).encoded(), now: 1, rooms: rooms)
         }
-        for id in 1...10 { #expect(pointer("down", id).first?.isRecord == true) }
-        let refused = pointer("down", 11)
+        for id in 1...10 { #expect(pointer(.down, id).first?.isRecord == true) }
+        let refused = pointer(.down, 11)
         #expect(
             refused == [
                 .refuse(
                     ProtocolError(
                         .badMessage, "pointer 11 is one too many: at most 10 pointers may be down at once"))
             ])
-        #expect(pointer("up", 3).first?.isRecord == true)
-        #expect(pointer("down", 11).first?.isRecord == true)
+        #expect(pointer(.up, 3).first?.isRecord == true)
+        #expect(pointer(.down, 11).first?.isRecord == true)
     }
 
     @Test(
         "hover: no record, no echo; a tick while the dot waits. preferences: a full frame only when the theme changes")
     func hoverAndPreferences() {
         let session = joined()
-        #expect(session.receive(#"{"type":"hover","x":5,"y":5,"t":1}"#, now: 1, rooms: rooms) == [.tick])
-        #expect(session.receive(#"{"type":"preferences","theme":"light"}"#, now: 1, rooms: rooms) == [])
-        #expect(session.receive(#"{"type":"preferences","theme":"dark"}"#, now: 1, rooms: rooms) == [.restartFrames])
+        #expect(
+            session.receive(ClientMessage.hover(at: Point(x: 5, y: 5), t: 1).encoded(), now: 1, rooms: rooms) == [.tick]
+        )
+        #expect(
+            session.receive(
+                ClientMessage.preferences(theme: "light", reducedMotion: nil).encoded(), now: 1, rooms: rooms) == [])
+        #expect(
+            session.receive(
+                ClientMessage.preferences(theme: "dark", reducedMotion: nil).encoded(), now: 1, rooms: rooms) == [
+                    .restartFrames
+                ])
         #expect(session.theme.name == "dark")
-        #expect(session.receive(#"{"type":"preferences","theme":"dark"}"#, now: 1, rooms: rooms) == [])
+        #expect(
+            session.receive(
+                ClientMessage.preferences(theme: "dark", reducedMotion: nil).encoded(), now: 1, rooms: rooms) == [])
     }
 
     @Test("the rate limit: a burst of twice the rate, then dropped with one notice a second")
     func rateLimit() {
         let session = joined(rate: 2)  // the hello took one of the 4
-        let ping = #"{"type":"ping","t":1}"#
+        let ping = ClientMessage.ping(t: 1).encoded()
         for _ in 0..<3 { #expect(session.receive(ping, now: 0, rooms: rooms) == [.pong(t: 1)]) }
         #expect(
             session.receive(ping, now: 0, rooms: rooms)

@@ -47,7 +47,7 @@ final class BoardHarness {
     /// Client `id` connects and says hello to `room` (the ruler scene); what it is sent is read.
     func join(_ id: UInt64, room: String = "r", scene: String = "ruler") {
         board.connected(id)
-        send(id, #"{"type":"hello","protocol":\#(ProtocolVersion.current),"room":"\#(room)","scene":"\#(scene)"}"#)
+        send(id, ClientMessage.hello(.init(room: room, scene: scene)).encoded())
     }
 
     func send(_ id: UInt64, _ text: String) { board.received(id, text) }
@@ -113,20 +113,20 @@ final class BoardHarness {
     }
 
     /// A pointer message on the ruler (scene y 150…278), `t` in ms.
-    func pointer(_ id: UInt64, _ phase: String, x: Double, t: Double) {
-        send(id, #"{"type":"pointer","phase":"\#(phase)","id":1,"x":\#(x),"y":214,"t":\#(t)}"#)
+    func pointer(_ id: UInt64, _ phase: PointerPhase, x: Double, t: Double) {
+        send(id, ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: 214, t: t)).encoded())
     }
 
     /// A quick swipe left over the ruler: it flings on after the lift.
     func fling(_ id: UInt64) {
         var t = 1000.0
-        pointer(id, "down", x: 300, t: t)
+        pointer(id, .down, x: 300, t: t)
         for i in 1...6 {
             clock.advance(by: 0.016)
             t += 16
-            pointer(id, "move", x: 300 - 40 * Double(i), t: t)
+            pointer(id, .move, x: 300 - 40 * Double(i), t: t)
         }
-        pointer(id, "up", x: 60, t: t)
+        pointer(id, .up, x: 60, t: t)
     }
 
     /// The frame clock at 60 Hz while anything moves (as the bridge runs it), at most `limit` ticks;

@@ -16,7 +16,7 @@ struct SwitchboardPolicyTests {
         #expect(h.read(2) == ["welcome", "semantics", "presence", "frame#1"])
         let ticksBefore = h.wire.ticksRequested.count
         for i in 0..<500 {
-            h.send(1, #"{"type":"hover","x":\#(100 + Double(i) * 0.5),"y":50,"t":\#(2000 + Double(i))}"#)
+            h.send(1, ClientMessage.hover(at: Point(x: 100 + Double(i) * 0.5, y: 50), t: 2000 + Double(i)).encoded())
         }
         #expect(h.wire.ticksRequested.count == ticksBefore + 1, "one tick for the whole flood")
         #expect(h.wire.ticksRequested.last == 1.0 / 60)
@@ -80,7 +80,7 @@ struct SwitchboardPolicyTests {
         let h = try BoardHarness()
         h.join(1)
         _ = h.read(1)
-        h.send(1, #"{"type":"key","key":"ArrowRight","t":1}"#)
+        h.send(1, ClientMessage.key(key: "ArrowRight", widget: nil, t: 1).encoded())
         var reads: [[String]] = [h.read(1)]
         h.runTicks(readers: [1]) { _, sent in reads.append(sent) }
         let at = reads.firstIndex { $0.contains("semantics") }
@@ -96,14 +96,14 @@ struct SwitchboardPolicyTests {
         let h = try BoardHarness(store: store, scheduler: scheduler)
         h.join(1, room: "a")
         h.join(2, room: "b")
-        h.send(1, #"{"type":"action","action":"setValue","args":{"value":80},"t":1}"#)
-        h.send(2, #"{"type":"action","action":"setValue","args":{"value":90},"t":1}"#)
+        h.send(1, setValue(80, t: 1))
+        h.send(2, setValue(90, t: 1))
         h.runTicks(readers: [1, 2])
         #expect(store.batches.isEmpty, "nothing is written before the delay")
         scheduler.advance(by: 0.05)
         #expect(store.batches.count == 1)
         #expect(store.batches.first?.map(\.name) == ["a", "b"])
-        h.send(1, #"{"type":"action","action":"setValue","args":{"value":80},"t":2}"#)
+        h.send(1, setValue(80, t: 2))
         h.runTicks(readers: [1, 2])
         scheduler.advance(by: 1)
         #expect(store.batches.count == 1, "the same value again: nothing new to store")
@@ -122,7 +122,7 @@ struct SwitchboardPolicyTests {
         var crossings = 0
         for i in 0..<2000 {
             let dx = i % 2 == 0 ? 100_000.0 : -100_000.0
-            h.send(1, #"{"type":"wheel","x":195,"y":95,"dx":\#(dx),"dy":0,"t":\#(i)}"#)
+            h.send(1, ClientMessage.wheel(.init(x: 195, y: 95, dx: dx, dy: 0, t: Double(i))).encoded())
             h.clock.advance(by: 0.0005)
             crossings += 100
         }
@@ -136,5 +136,9 @@ struct SwitchboardPolicyTests {
             // every crossing of one swing would be ~14 KB.
             #expect(sent.largestMessage <= 6 * 1024, "one message's events: \(sent.largestMessage) bytes")
         }
+    }
+
+    private func setValue(_ kg: Double, t: Double) -> String {
+        ClientMessage.action(.init(widget: nil, action: "setValue", args: ["value": .number(kg)], t: t)).encoded()
     }
 }
