@@ -11,6 +11,8 @@ public struct ServerConfig: Sendable {
     package var slowReader = SlowReaderRule()
     public var maxRooms = 256
     public var maxClients = 4096
+    /// Connections that have not sent `hello` yet, at once (each has 10 s to send it).
+    public var maxUnjoinedClients = 64
     /// With a store: most rooms kept in it, in memory or not (docs/STATE.md).
     public var maxStoredRooms = 4096
     /// Directory for per-room input traces; nil: no recording.

@@ -60,6 +60,21 @@ import WebSocketClient
             backlog.closeCode == 1007, "close: \(backlog.closeCode.map(String.init) ?? "none") \(backlog.closeReason)")
     }
 
+    @Test("a connection that never says hello: not_ready (fatal) and close 1008 about 10 s after it opened")
+    func helloDeadline() throws {
+        let server = try ServerProcess()
+        let s = try RawWireSocket(server)
+        let opened = Date()
+        // Nothing sent: the server's 1 s sweep closes it once 10 s have passed (smoke; the rule's
+        // exact times are SwitchboardPolicyTests.helloDeadline's).
+        let backlog = s.readAll(quiet: 20, timeout: 20)
+        let after = Date().timeIntervalSince(opened)
+        #expect(backlog.closeCode == 1008, "close: \(backlog.closeCode.map(String.init) ?? "none") after \(after) s")
+        let error = backlog.texts.compactMap(Self.json).first { $0["type"] as? String == "error" }
+        #expect(error?["code"] as? String == "not_ready")
+        #expect(after >= 9.5, "closed after \(after) s")
+    }
+
     @Test("another protocol version: protocol_mismatch, then close 1008")
     func protocolMismatch() throws {
         let server = try ServerProcess()

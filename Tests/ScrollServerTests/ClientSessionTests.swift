@@ -150,6 +150,32 @@ struct ClientSessionTests {
         guard case .publish? = effects.last else { return #expect(Bool(false), "\(effects)") }
         #expect(ClientSession(id: 9, messagesPerSecond: 1, now: 0).leave(now: 1) == [], "never joined: nothing")
     }
+
+    @Test("a pointer quiet for 30 s is lifted where it last was, its client time moved on by the silence")
+    func quietPointer() {
+        let session = joined()
+        _ = session.receive(
+            ClientMessage.pointer(.init(phase: .down, id: 4, x: 200, y: 214, t: 1000, pointerType: "touch")).encoded(),
+            now: 1, rooms: rooms)
+        _ = session.receive(
+            ClientMessage.pointer(.init(phase: .move, id: 4, x: 180, y: 214, t: 1016, pointerType: "touch")).encoded(),
+            now: 1.016, rooms: rooms)
+        #expect(session.releaseQuietPointers(now: 31.015) == [], "29.999 s after its last message")
+        let released = session.releaseQuietPointers(now: 31.016)
+        let up = ClientMessage.pointer(.init(phase: .up, id: 4, x: 180, y: 214, t: 31_016, pointerType: "touch"))
+        #expect(released.first == .record(up, roomTime: 31.016))
+        #expect(released.dropFirst().first == .applied(t: 31_016))
+        #expect(!session.holdsPointers)
+        #expect(session.releaseQuietPointers(now: 100) == [], "nothing left to let go")
+    }
+
+    @Test("hello is overdue 10 s after the connection opened, not before, and never once joined")
+    func helloDeadline() {
+        let waiting = ClientSession(id: 1, messagesPerSecond: 1000, now: 5)
+        #expect(!waiting.helloOverdue(now: 14.999))
+        #expect(waiting.helloOverdue(now: 15))
+        #expect(!joined().helloOverdue(now: 1000))
+    }
 }
 
 extension SessionEffect {

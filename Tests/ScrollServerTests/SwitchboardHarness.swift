@@ -22,8 +22,10 @@ final class FakeClock: Sendable {
 final class FakeWire: Wire {
     private(set) var writesRequested: [UInt64] = []
     private(set) var ticksRequested: [Double] = []
+    private(set) var sweepsRequested: [Double] = []
     func requestWrite(_ client: UInt64) { writesRequested.append(client) }
     func requestTick(after seconds: Double) { ticksRequested.append(seconds) }
+    func requestSweep(after seconds: Double) { sweepsRequested.append(seconds) }
 }
 
 /// A switchboard on a fake clock and wire, with clients that read (or do not) when the test says.
@@ -110,6 +112,31 @@ final class BoardHarness {
             }
         }
         return result
+    }
+
+    /// The value of the newest final `value` event client `id` has been sent (reading what is owed).
+    func lastFinalValue(_ id: UInt64) -> Double? {
+        var last: Double?
+        while board.owesMore(id) {
+            guard case .write(let payload, .text) = board.next(id) else { continue }
+            let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
+            for event in json?["events"] as? [[String: Any]] ?? []
+            where event["type"] as? String == "value" && event["final"] as? Bool == true {
+                last = event["value"] as? Double
+            }
+        }
+        return last
+    }
+
+    /// The housekeeping timer as the bridge runs it, for `seconds` of fake time (1 s apart).
+    func runSweeps(for seconds: Double) {
+        var left = seconds
+        while left > 1e-9 {
+            let step = min(Switchboard.sweepInterval, left)
+            clock.advance(by: step)
+            left -= step
+            board.sweep()
+        }
     }
 
     /// A pointer message on the ruler (scene y 150…278), `t` in ms.

@@ -138,6 +138,67 @@ struct SwitchboardPolicyTests {
         }
     }
 
+    @Test("hello is due within 10 s: at 9 s the connection waits, at 10 s it is closed with not_ready")
+    func helloDeadline() throws {
+        let h = try BoardHarness()
+        h.board.connected(1)
+        #expect(h.wire.sweepsRequested == [1], "a connection without hello starts the 1 s sweep")
+        h.runSweeps(for: 9)
+        #expect(h.read(1) == [])
+        h.runSweeps(for: 1)
+        #expect(h.read(1) == ["fatal not_ready", "close 1008"])
+        h.join(2)
+        h.runSweeps(for: 20)
+        #expect(h.read(2).contains("welcome") && !h.board.isClosing(2), "a client that said hello stays")
+    }
+
+    @Test(
+        "at most 64 connections wait for hello at once: the 65th is refused server_full (1013); a hello frees a place")
+    func unjoinedCap() throws {
+        let h = try BoardHarness()
+        for id: UInt64 in 1...64 { h.board.connected(id) }
+        h.board.connected(65)
+        #expect(h.read(65) == ["fatal server_full", "close 1013"])
+        h.board.closed(65)
+        h.send(1, ClientMessage.hello(.init(room: "r", scene: "ruler")).encoded())
+        h.board.connected(66)
+        #expect(!h.board.isClosing(66))
+        #expect((1...64).allSatisfy { !h.board.isClosing($0) })
+    }
+
+    @Test("a widget held by a pointer quiet for 30 s is let go as if lifted there; then another can take it")
+    func quietHolder() throws {
+        let h = try BoardHarness()
+        h.join(1)
+        h.join(2)
+        h.pointer(1, .down, x: 200, t: 1000)
+        h.clock.advance(by: 0.1)
+        h.pointer(1, .move, x: 150, t: 1100)  // 50 pt: half a kilogram (10 pt per 0.1 kg)
+        _ = h.read(1)
+        _ = h.read(2)
+        // Another finger is ignored while the first holds the ruler (first down wins).
+        h.pointer(2, .down, x: 300, t: 5000)
+        h.pointer(2, .move, x: 100, t: 5100)
+        h.pointer(2, .up, x: 100, t: 5200)
+        h.runTicks(readers: [])
+        #expect(h.lastFinalValue(2) == nil, "the second finger moved nothing")
+        // The holder's last message came at 0.1 s.
+        h.runSweeps(for: 0.1 + 29.9 - h.clock.now)
+        #expect(h.board.clients[1]?.session.holdsPointers == true, "29.9 s quiet: still held")
+        h.runSweeps(for: 0.1)
+        #expect(h.board.clients[1]?.session.holdsPointers == false, "30 s quiet: let go")
+        h.runTicks(readers: [])
+        #expect(h.lastFinalValue(2) == 73.0, "rests where the finger left it, 72.5 + 0.5 kg: no momentum after 30 s")
+        // Now the second client's drag takes the ruler: 100 pt left is +1.0 kg.
+        h.pointer(2, .down, x: 300, t: 40_000)
+        h.clock.advance(by: 0.2)
+        h.pointer(2, .move, x: 200, t: 40_200)
+        h.clock.advance(by: 0.2)
+        h.pointer(2, .up, x: 200, t: 40_400)
+        h.runTicks(readers: [])
+        #expect(h.lastFinalValue(2) == 74.0)
+    }
+
     private func setValue(_ kg: Double, t: Double) -> String {
         ClientMessage.action(.init(widget: nil, action: "setValue", args: ["value": .number(kg)], t: t)).encoded()
     }

@@ -26,6 +26,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// What lws keeps pointers into (protocol table, names): freed after the context.
     private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
     private var tickTimer: UnsafeMutablePointer<rs_timer>?
+    private var sweepTimer: UnsafeMutablePointer<rs_timer>?
     /// Wakes the service loop at the end of the shutdown grace (lws_service waits for events).
     private var wakeTimer: UnsafeMutablePointer<rs_timer>?
     private let stopping = Atomic<Bool>(false)
@@ -69,6 +70,7 @@ public final class WebSocketServer: @unchecked Sendable {
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
         tickTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        sweepTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         wakeTimer = rs_timer_new(nil)
         return Int(rs_listen_port(ctx))
     }
@@ -81,11 +83,10 @@ public final class WebSocketServer: @unchecked Sendable {
             if lws_service(context, 0) < 0 { break }
         }
         shutDown(context)
-        for t in [tickTimer, wakeTimer] {
+        for t in [tickTimer, sweepTimer, wakeTimer] {
             if let t { rs_timer_cancel(t); free(t) }
         }
-        tickTimer = nil
-        wakeTimer = nil
+        (tickTimer, sweepTimer, wakeTimer) = (nil, nil, nil)
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
@@ -207,6 +208,11 @@ extension WebSocketServer: Wire {
         guard let context, let tickTimer else { return }
         rs_timer_schedule(context, tickTimer, tickCallback, Int64(seconds * 1e6))
     }
+
+    package func requestSweep(after seconds: Double) {
+        guard let context, let sweepTimer else { return }
+        rs_timer_schedule(context, sweepTimer, sweepCallback, Int64(seconds * 1e6))
+    }
 }
 
 extension SharedPayload {
@@ -241,4 +247,9 @@ private func wakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) 
 private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = rs_timer_owner(sul) else { return }
     Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.tick()
+}
+
+private func sweepCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = rs_timer_owner(sul) else { return }
+    Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.sweep()
 }

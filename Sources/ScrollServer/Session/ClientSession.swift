@@ -9,14 +9,44 @@ package final class ClientSession {
     package private(set) var room: (any SessionRoom)?
     package private(set) var theme = Theme.light
     private(set) var limiter: RateLimiter
-    /// Pointer ids currently down: bounded, so captures (and traces) cannot grow without end.
-    private var pointersDown: Set<Int> = []
+    /// When the connection opened: `hello` is due within `helloTimeout`.
+    package let connectedAt: Double
+    /// Pointers currently down, bounded (so captures and traces cannot grow without end), each
+    /// with its newest sample and when that came: a holder that goes quiet is let go.
+    private var pointersDown: [Int: (type: String, newest: ClientMessage.Sample, at: Double)] = [:]
 
     package static let maxPointersDown = 10
+    /// Seconds a connection may take to send `hello` before it is closed.
+    package static let helloTimeout = 10.0
+    /// Seconds a pointer may stay down with no message about it before it is let go as if lifted:
+    /// a page that vanished without closing (or a client that never lifts) would otherwise hold a
+    /// widget for everyone else for as long as its connection lives.
+    package static let holdTimeout = 30.0
 
     package init(id: UInt64, messagesPerSecond: Double, now: Double) {
         self.id = id
+        connectedAt = now
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
+    }
+
+    /// No `hello` yet, and it was due by `now`.
+    package func helloOverdue(now: Double) -> Bool { room == nil && now - connectedAt >= Self.helloTimeout }
+
+    /// Whether a pointer is down (the switchboard checks such sessions for quiet holders).
+    package var holdsPointers: Bool { !pointersDown.isEmpty }
+
+    /// Pointers with no message for `holdTimeout` by `now` are lifted where they last were, at
+    /// their client time moved on by the silence (so without momentum): exactly as if the page had
+    /// sent the `up`, which is what the trace records.
+    package func releaseQuietPointers(now: Double) -> [SessionEffect] {
+        guard let room else { return [] }
+        let quiet = pointersDown.filter { now - $0.value.at >= Self.holdTimeout }.sorted { $0.key < $1.key }
+        return quiet.flatMap { id, held in
+            let t = held.newest.t + (now - held.at) * 1000
+            let up = ClientMessage.Pointer(
+                phase: .up, id: id, x: held.newest.x, y: held.newest.y, t: t, pointerType: held.type)
+            return input(.pointer(up), in: room, now: now)
+        }
     }
 
     /// Messages dropped by the rate limit so far.
@@ -59,7 +89,7 @@ package final class ClientSession {
     }
 
     private func input(_ message: ClientMessage, in room: any SessionRoom, now: Double) -> [SessionEffect] {
-        if case .pointer(let p) = message, let refusal = trackPointer(p) { return [.refuse(refusal)] }
+        if case .pointer(let p) = message, let refusal = trackPointer(p, now: now) { return [.refuse(refusal)] }
         room.track(message, from: name)
         switch message {
         case .hover:
@@ -114,19 +144,21 @@ package final class ClientSession {
     }
 
     /// Keeps at most `maxPointersDown` pointers down; a down beyond that is refused (returned).
-    private func trackPointer(_ p: ClientMessage.Pointer) -> ProtocolError? {
+    private func trackPointer(_ p: ClientMessage.Pointer, now: Double) -> ProtocolError? {
         switch p.phase {
         case .down:
-            if !pointersDown.contains(p.id) && pointersDown.count >= Self.maxPointersDown {
+            if pointersDown[p.id] == nil && pointersDown.count >= Self.maxPointersDown {
                 return ProtocolError(
                     .badMessage,
                     "pointer \(p.id) is one too many: at most \(Self.maxPointersDown) pointers may be down at once")
             }
-            pointersDown.insert(p.id)
+            if let newest = p.samples.last { pointersDown[p.id] = (p.pointerType, newest, now) }
         case .up, .cancel:
-            pointersDown.remove(p.id)
+            pointersDown[p.id] = nil
         case .move:
-            break
+            if let newest = p.samples.last, pointersDown[p.id] != nil {
+                pointersDown[p.id] = (p.pointerType, newest, now)
+            }
         }
         return nil
     }

@@ -20,7 +20,10 @@ package final class Switchboard {
     package weak var wire: (any Wire)?
 
     package private(set) var clients: [UInt64: Client] = [:]
+    /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
+    private var unjoined = 0
     private var tickScheduled = false
+    private var sweepScheduled = false
     /// Set once the server stops: every connection is being closed, new ones too.
     private var stopping = false
 
@@ -81,11 +84,16 @@ package final class Switchboard {
         clients[id] = Client(
             session: session,
             outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader))
+        unjoined += 1
         if stopping {
             if clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
         } else if clients.count > config.maxClients {
             close(id, ProtocolError(.serverFull, "the server has \(config.maxClients) clients already"))
+        } else if unjoined > config.maxUnjoinedClients {
+            let limit = config.maxUnjoinedClients
+            close(id, ProtocolError(.serverFull, "\(limit) connections are waiting to say hello already"))
         }
+        ensureSweeping()
         logger.debug("connected", metadata: ["client": "\(session.name)"])
     }
 
@@ -97,6 +105,7 @@ package final class Switchboard {
         guard let session = clients[id]?.session, !isClosing(id) else { return }
         let now = clock.now()
         carryOut(session.receive(text, now: now, rooms: Joining(board: self)), for: id, now: now)
+        if session.holdsPointers { ensureSweeping() }
     }
 
     /// A message that cannot be taken whatever it says: too large (fatal) or binary.
@@ -120,6 +129,7 @@ package final class Switchboard {
     package func closed(_ id: UInt64) {
         guard let client = clients.removeValue(forKey: id) else { return }
         let session = client.session
+        if session.room == nil { unjoined -= 1 }
         if session.droppedMessages + client.outbound.droppedControl > 0 {
             logger.info(
                 "dropped input",
@@ -141,6 +151,34 @@ package final class Switchboard {
         }
     }
 
+    /// Once a second while anyone has not said hello or holds a pointer: a `hello` overdue
+    /// closes the connection; a pointer quiet for `ClientSession.holdTimeout` is let go.
+    package func sweep() {
+        sweepScheduled = false
+        let now = clock.now()
+        var pending = false
+        for id in Array(clients.keys) {
+            guard let client = clients[id], !client.outbound.isClosing else { continue }
+            let session = client.session
+            if session.helloOverdue(now: now) {
+                let timeout = Int(ClientSession.helloTimeout)
+                close(id, ProtocolError(.notReady, "no hello within \(timeout) s; the page must send it first"))
+            } else if session.holdsPointers {
+                carryOut(session.releaseQuietPointers(now: now), for: session, now: now)
+            }
+            pending = pending || session.room == nil || session.holdsPointers
+        }
+        if pending { ensureSweeping() }
+    }
+
+    private func ensureSweeping() {
+        guard !sweepScheduled, let wire else { return }
+        sweepScheduled = true
+        wire.requestSweep(after: Self.sweepInterval)
+    }
+
+    package static let sweepInterval = 1.0
+
     // MARK: carrying out
 
     private func carryOut(_ effects: [SessionEffect], for id: UInt64, now: Double) {
@@ -161,6 +199,7 @@ package final class Switchboard {
             case .pong(let t):
                 if clients[id]?.outbound.enqueuePong(ServerMessage.pong(t: t)) == true { wire?.requestWrite(id) }
             case .joined(let room):
+                unjoined -= 1
                 let scene = directory.room(room)?.scene.name ?? "?"
                 logger.info("joined", metadata: ["client": "\(session.name)", "room": "\(room)", "scene": "\(scene)"])
             case .left(let room):

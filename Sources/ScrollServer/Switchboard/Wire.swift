@@ -4,4 +4,6 @@ package protocol Wire: AnyObject {
     func requestWrite(_ client: UInt64)
     /// Call `Switchboard.tick()` once `seconds` have passed.
     func requestTick(after seconds: Double)
+    /// Call `Switchboard.sweep()` once `seconds` have passed.
+    func requestSweep(after seconds: Double)
 }
