@@ -12,7 +12,7 @@ public struct ServerConfig: Sendable {
     public var maxRooms = 256
     public var maxClients = 4096
     /// Connections that have not sent `hello` yet, at once (each has 10 s to send it).
-    public var maxUnjoinedClients = 64
+    public var maxUnjoinedClients = 256
     /// With a store: most rooms kept in it, in memory or not (docs/STATE.md).
     public var maxStoredRooms = 4096
     /// Directory for per-room input traces; nil: no recording.

@@ -153,17 +153,17 @@ struct SwitchboardPolicyTests {
     }
 
     @Test(
-        "at most 64 connections wait for hello at once: the 65th is refused server_full (1013); a hello frees a place")
+        "at most 256 connections wait for hello at once: the 257th is refused server_full (1013); a hello frees a place")
     func unjoinedCap() throws {
         let h = try BoardHarness()
-        for id: UInt64 in 1...64 { h.board.connected(id) }
-        h.board.connected(65)
-        #expect(h.read(65) == ["fatal server_full", "close 1013"])
-        h.board.closed(65)
+        for id: UInt64 in 1...256 { h.board.connected(id) }
+        h.board.connected(257)
+        #expect(h.read(257) == ["fatal server_full", "close 1013"])
+        h.board.closed(257)
         h.send(1, ClientMessage.hello(.init(room: "r", scene: "ruler")).encoded())
-        h.board.connected(66)
-        #expect(!h.board.isClosing(66))
-        #expect((1...64).allSatisfy { !h.board.isClosing($0) })
+        h.board.connected(258)
+        #expect(!h.board.isClosing(258))
+        #expect((1...256).allSatisfy { !h.board.isClosing($0) })
     }
 
     @Test("a widget held by a pointer quiet for 30 s is let go as if lifted there; then another can take it")
