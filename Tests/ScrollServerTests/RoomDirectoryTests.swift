@@ -133,13 +133,13 @@ struct RoomDirectoryTests {
         for (i, name) in ["a", "b", "c", "d"].enumerated() {
             let t = Double(i) * 10
             try join(d, name, client: UInt64(i + 1), now: t, wall: 100 + t, effects: &effects)
-            _ = settle(d, name, at: 80 + Double(i), now: t, wall: 100 + t)
+            effects += settle(d, name, at: 80 + Double(i), now: t, wall: 100 + t)
             d.leave(name, client: UInt64(i + 1), now: t + 1)
         }
-        // a went dormant when c came (1 live + 1 dormant), b when d came: 1 live + 2 dormant > 2,
-        // and a went dormant (was last stored) longest ago.
-        #expect(effects.filter { if case .forget = $0 { true } else { false } } == [.forget("a")])
-        #expect(d.dormantNames == ["b"])
+        // a went dormant when c came; c settling made 2 live + 1 dormant > 2: a forgotten. Then b
+        // went dormant when d came, and d settling forgot b. The store never held more than 2.
+        #expect(effects.filter { if case .forget = $0 { true } else { false } } == [.forget("a"), .forget("b")])
+        #expect(d.dormantNames == [])
     }
 
     @Test("at start the most recent rooms are made, the rest wait dormant; refused rows are named and removed")
@@ -199,5 +199,40 @@ struct RoomDirectoryTests {
         let (any, _) = d.join("a", scene: nil, client: 2, now: 1, wall: 1000)
         #expect(try any.get().scene.name == "ruler")
         #expect(d.members(of: "a") == [1, 2])
+    }
+
+    @Test("4,400 throwaway rooms (each used once, settled once) cannot push out a room people came back to")
+    func throwawayRoomsGoFirst() throws {
+        let d = directory(maxRooms: 256, maxStored: 4096)
+        var effects: [DirectoryEffect] = []
+        try join(d, "home", client: 1, now: 0, wall: 100, effects: &effects)
+        _ = settle(d, "home", at: 80, now: 0, wall: 100)
+        d.leave("home", client: 1, now: 1)
+        try join(d, "home", client: 2, now: 2, wall: 102, effects: &effects)  // a second visit: history
+        d.leave("home", client: 2, now: 3)
+        for i in 0..<4400 {
+            let name = "t\(i)", t = 10 + Double(i)
+            try join(d, name, client: UInt64(10 + i), now: t, wall: 200 + t, effects: &effects)
+            effects += settle(d, name, at: 81, now: t, wall: 200 + t)
+            d.leave(name, client: UInt64(10 + i), now: t + 0.5)
+        }
+        let forgotten = effects.compactMap { if case .forget(let name) = $0 { name } else { nil } }
+        #expect(!forgotten.contains("home"))
+        #expect(forgotten.count == 4401 - 4096, "exactly enough to stay within 4,096 rooms")
+        #expect(forgotten.first == "t0", "the throwaway room stored longest ago goes first")
+        let back = try join(d, "home", client: 9999, now: 5000, wall: 6000, effects: &effects)
+        #expect(rulerValue(back) == 80)
+    }
+
+    @Test("embed- rooms (one per <scroll-widget> and page load) are never stored")
+    func embedRoomsAreEphemeral() throws {
+        let d = directory(maxRooms: 1)
+        var effects: [DirectoryEffect] = []
+        try join(d, "embed-lq3k-abc123-1", client: 1, now: 0, effects: &effects)
+        #expect(settle(d, "embed-lq3k-abc123-1", at: 80, now: 0, wall: 100) == [])
+        d.leave("embed-lq3k-abc123-1", client: 1, now: 1)
+        try join(d, "other", client: 2, now: 2, effects: &effects)
+        #expect(d.dormantNames == [])
+        #expect(d.settleAll(wall: 200) == [])
     }
 }

@@ -44,15 +44,31 @@ struct SQLiteRoomStoreTests {
         #expect(throws: RoomStoreError("the store is closed")) { try store.save([room("a", at: 1)]) }
     }
 
-    @Test("the file is in WAL mode, with schema version 1 and one rooms table")
+    @Test("the file is in WAL mode, with schema version 2 and one rooms table")
     func walMode() throws {
         let store = try SQLiteRoomStore(path: path)
         try store.save([room("a", at: 1)])
         let raw = try RawDatabase(path)
         #expect(try raw.query("PRAGMA journal_mode") == [["wal"]])
-        #expect(try raw.query("PRAGMA user_version") == [["1"]])
+        #expect(try raw.query("PRAGMA user_version") == [["2"]])
         #expect(try raw.query("SELECT type, name FROM sqlite_master") == [["table", "rooms"]])
         #expect(FileManager.default.fileExists(atPath: path + "-wal"), "writes go to the write-ahead log")
+    }
+
+    @Test("visits are kept; a file of schema 1 (no visits) is brought to 2, each room counting one visit")
+    func schemaOneMigrates() throws {
+        let raw = try RawDatabase(path)
+        try raw.query("PRAGMA journal_mode=WAL")
+        try raw.query(
+            "CREATE TABLE rooms (name TEXT PRIMARY KEY NOT NULL, scene TEXT NOT NULL, snapshot TEXT NOT NULL, updated REAL NOT NULL) WITHOUT ROWID"
+        )
+        try raw.query("INSERT INTO rooms VALUES ('old', 'ruler', '{}', 5)")
+        try raw.query("PRAGMA user_version = 1")
+        let store = try SQLiteRoomStore(path: path)
+        #expect(try store.loadAll() == [StoredRoom(name: "old", scene: "ruler", snapshot: "{}", updated: 5, visits: 1)])
+        #expect(try RawDatabase(path).query("PRAGMA user_version") == [["2"]])
+        try store.save([StoredRoom(name: "shared", scene: "ruler", snapshot: "{}", updated: 6, visits: 7)])
+        #expect(try store.loadAll().first?.visits == 7)
     }
 
     @Test("a batch is one transaction: when one room of it cannot be written, none is")
@@ -124,12 +140,12 @@ struct SQLiteRoomStoreTests {
         let raw = try RawDatabase(path)
         try raw.query("PRAGMA journal_mode=WAL")
         try raw.query("CREATE TABLE rooms (name TEXT PRIMARY KEY, scene TEXT, snapshot TEXT, updated REAL, owner TEXT)")
-        try raw.query("PRAGMA user_version = 2")
-        try expectFreshStoreAfterSettingAside("schema version 2 is newer than this server's (1)", since: start)
+        try raw.query("PRAGMA user_version = 3")
+        try expectFreshStoreAfterSettingAside("schema version 3 is newer than this server's (2)", since: start)
         let aside = try setAsideFile(since: start)
         #expect(
             FileManager.default.fileExists(atPath: aside + "-wal"), "its write-ahead log goes with it: \(dir.entries)")
-        #expect(try RawDatabase(aside).query("PRAGMA user_version") == [["2"]], "the newer file is kept as it was")
+        #expect(try RawDatabase(aside).query("PRAGMA user_version") == [["3"]], "the newer file is kept as it was")
     }
 
     @Test("another program's database: set aside, a fresh store is used")

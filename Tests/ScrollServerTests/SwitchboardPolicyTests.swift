@@ -153,7 +153,8 @@ struct SwitchboardPolicyTests {
     }
 
     @Test(
-        "at most 256 connections wait for hello at once: the 257th is refused server_full (1013); a hello frees a place")
+        "at most 256 connections wait for hello at once: the 257th is refused server_full (1013); a hello frees a place"
+    )
     func unjoinedCap() throws {
         let h = try BoardHarness()
         for id: UInt64 in 1...256 { h.board.connected(id) }

@@ -15,6 +15,9 @@ package final class RoomDirectory {
         var savedSnapshot: String?
         /// The store holds this room (restored, or saved since).
         var isStored = false
+        /// Connections that joined it over its life (kept in the store), and as last stored.
+        var visits = 0
+        var savedVisits = 0
     }
 
     package let scenes: SceneCatalog
@@ -100,6 +103,7 @@ package final class RoomDirectory {
         }
         live[name]!.lastActivity = now
         live[name]!.members.append(client)
+        live[name]!.visits += 1
         return (.success(live[name]!.room), effects)
     }
 
@@ -128,13 +132,24 @@ package final class RoomDirectory {
         return effects
     }
 
+    /// Rooms whose names begin with this are never stored: `<scroll-widget>` makes one per
+    /// element and page load (docs/EMBEDDING.md), so each is used once and its form keeps the value.
+    package static let ephemeralPrefix = "embed-"
+
     private func persist(_ name: String, wall: Double, _ effects: inout [DirectoryEffect]) {
-        guard maxStored != nil, let entry = live[name] else { return }
+        guard maxStored != nil, !name.hasPrefix(Self.ephemeralPrefix), let entry = live[name] else { return }
         let text = entry.room.scene.snapshot().text
-        guard text != entry.savedSnapshot else { return }
+        // A stored room's visits are kept too; a room never stored is stored only once it differs.
+        guard text != entry.savedSnapshot || (entry.isStored && entry.visits != entry.savedVisits) else { return }
         live[name]!.savedSnapshot = text
+        live[name]!.savedVisits = entry.visits
         live[name]!.isStored = true
-        effects.append(.save(StoredRoom(name: name, scene: entry.room.scene.name, snapshot: text, updated: wall)))
+        effects.append(
+            .save(
+                StoredRoom(
+                    name: name, scene: entry.room.scene.name, snapshot: text, updated: wall, visits: entry.visits)))
+        // One more room in the store: it may now hold one too many.
+        if !entry.isStored { trim(&effects) }
     }
 
     // MARK: eviction, dormancy, waking
@@ -148,7 +163,9 @@ package final class RoomDirectory {
         let entry = live.removeValue(forKey: name)!
         effects.append(.evicted(name))
         if maxStored != nil, entry.isStored, let text = entry.savedSnapshot {
-            keep(StoredRoom(name: name, scene: entry.room.scene.name, snapshot: text, updated: wall), &effects)
+            let stored = StoredRoom(
+                name: name, scene: entry.room.scene.name, snapshot: text, updated: wall, visits: entry.visits)
+            keep(stored, &effects)
         }
         return true
     }
@@ -165,13 +182,25 @@ package final class RoomDirectory {
         return make(from: saved, now: now, wall: wall, &effects)
     }
 
-    /// Keeps `saved` dormant, forgetting the dormant rooms saved longest ago beyond `maxStored`.
+    /// Keeps `saved` dormant; beyond `maxStored`, dormant rooms are forgotten: throwaway ones
+    /// (one visit) before rooms with history, each kind the one stored longest ago first. So
+    /// strangers making rooms they use once cannot push out a room people came back to or shared.
     private func keep(_ saved: StoredRoom, _ effects: inout [DirectoryEffect]) {
-        guard let maxStored else { return }
+        guard maxStored != nil else { return }
         dormant[saved.name] = saved
-        while live.count + dormant.count > maxStored, let oldest = dormant.values.min(by: { $0.updated < $1.updated }) {
-            dormant[oldest.name] = nil
-            effects.append(.forget(oldest.name))
+        trim(&effects)
+    }
+
+    /// Forgets dormant rooms while the rooms in memory and dormant are more than `maxStored`.
+    private func trim(_ effects: inout [DirectoryEffect]) {
+        guard let maxStored else { return }
+        while live.count + dormant.count > maxStored,
+            let first = dormant.values.min(by: {
+                ($0.visits > 1 ? 1 : 0, $0.updated) < ($1.visits > 1 ? 1 : 0, $1.updated)
+            })
+        {
+            dormant[first.name] = nil
+            effects.append(.forget(first.name))
         }
     }
 
@@ -196,7 +225,8 @@ package final class RoomDirectory {
         // Idle as long as it has been since it was saved, so eviction drops the oldest first.
         return Entry(
             room: Room(name: saved.name, scene: scene, origin: now, headroom: headroom),
-            lastActivity: now - max(wall - saved.updated, 0), savedSnapshot: saved.snapshot, isStored: true)
+            lastActivity: now - max(wall - saved.updated, 0), savedSnapshot: saved.snapshot, isStored: true,
+            visits: saved.visits, savedVisits: saved.visits)
     }
 }
 

@@ -7,9 +7,13 @@ public struct StoredRoom: Sendable, Equatable {
     public var snapshot: String
     /// When it was saved (Unix time, s).
     public var updated: Double
+    /// How many connections have joined it over its life: 1 is a throwaway room (used once,
+    /// never shared), which the store forgets before rooms with history.
+    public var visits: Int
 
-    public init(name: String, scene: String, snapshot: String, updated: Double) {
+    public init(name: String, scene: String, snapshot: String, updated: Double, visits: Int = 1) {
         self.name = name; self.scene = scene; self.snapshot = snapshot; self.updated = updated
+        self.visits = visits
     }
 }
 

@@ -5,15 +5,18 @@ import Synchronization
 /// name, prepared statements, one transaction per batch.
 public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
     /// `PRAGMA user_version` of `schema`; a file with a higher one comes from a newer server.
-    public static let schemaVersion: Int32 = 1
+    public static let schemaVersion: Int32 = 2
     static let schema = """
         CREATE TABLE rooms (
             name TEXT PRIMARY KEY NOT NULL,
             scene TEXT NOT NULL,
             snapshot TEXT NOT NULL,
-            updated REAL NOT NULL
+            updated REAL NOT NULL,
+            visits INTEGER NOT NULL DEFAULT 1
         ) WITHOUT ROWID
         """
+    /// From each older schema version to the next: version 1 had no visits (each room counts one).
+    static let migrations: [Int32: String] = [1: "ALTER TABLE rooms ADD COLUMN visits INTEGER NOT NULL DEFAULT 1"]
 
     public let path: String
     /// The connection and its statements, used by one caller at a time; nil once closed.
@@ -36,8 +39,9 @@ public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
         try use { (c) throws(SQLiteFailure) in
             try c.all.rows { s in
                 StoredRoom(
-                    name: s.text(0), scene: s.text(1), snapshot: s.text(2), updated: sqlite3_column_double(s.pointer, 3)
-                )
+                    name: s.text(0), scene: s.text(1), snapshot: s.text(2),
+                    updated: sqlite3_column_double(s.pointer, 3),
+                    visits: Int(s.int(4)))
             }
         }
     }
@@ -46,7 +50,9 @@ public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
         try use { (c) throws(SQLiteFailure) in
             try c.transaction { () throws(SQLiteFailure) in
                 for room in rooms {
-                    try c.upsert.run(.text(room.name), .text(room.scene), .text(room.snapshot), .real(room.updated))
+                    try c.upsert.run(
+                        .text(room.name), .text(room.scene), .text(room.snapshot), .real(room.updated),
+                        .integer(Int64(room.visits)))
                 }
             }
         }
@@ -106,9 +112,9 @@ private final class Connection: @unchecked Sendable {
                 }
             }
             upsert = try statement(
-                "INSERT OR REPLACE INTO rooms (name, scene, snapshot, updated) VALUES (?1, ?2, ?3, ?4)")
+                "INSERT OR REPLACE INTO rooms (name, scene, snapshot, updated, visits) VALUES (?1, ?2, ?3, ?4, ?5)")
             delete = try statement("DELETE FROM rooms WHERE name = ?1")
-            all = try statement("SELECT name, scene, snapshot, updated FROM rooms ORDER BY updated DESC")
+            all = try statement("SELECT name, scene, snapshot, updated, visits FROM rooms ORDER BY updated DESC")
             begin = try statement("BEGIN IMMEDIATE")
             commit = try statement("COMMIT")
             rollback = try statement("ROLLBACK")
@@ -142,7 +148,16 @@ private final class Connection: @unchecked Sendable {
                 reason: "schema version \(version) is newer than this server's (\(SQLiteRoomStore.schemaVersion))",
                 unusable: true)
         }
-        guard version == 0 else { return }
+        if version > 0 {
+            for step in version..<SQLiteRoomStore.schemaVersion {
+                guard let sql = SQLiteRoomStore.migrations[step] else { continue }
+                _ = try rows("BEGIN IMMEDIATE") { _ in () }
+                _ = try rows(sql) { _ in () }
+                _ = try rows("PRAGMA user_version = \(step + 1)") { _ in () }
+                _ = try rows("COMMIT") { _ in () }
+            }
+            return
+        }
         guard try rows("SELECT count(*) FROM sqlite_master", { $0.int(0) }).first == 0 else {
             throw Failure(reason: "not a widget-server state file (it holds other tables)", unusable: true)
         }

@@ -23,6 +23,7 @@ final class Statement {
     enum Value {
         case text(String)
         case real(Double)
+        case integer(Int64)
     }
 
     init(_ db: OpaquePointer, _ sql: String) throws(SQLiteFailure) {
@@ -56,6 +57,7 @@ final class Statement {
                 switch value {
                 case .text(let s): sqlite3_bind_text(pointer, Int32(i + 1), s, -1, rs_sqlite_transient())
                 case .real(let d): sqlite3_bind_double(pointer, Int32(i + 1), d)
+                case .integer(let n): sqlite3_bind_int64(pointer, Int32(i + 1), n)
                 }
             guard rc == SQLITE_OK else { throw SQLiteFailure(db, rc) }
         }

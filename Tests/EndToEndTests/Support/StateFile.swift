@@ -40,7 +40,9 @@ final class StateFile {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
-            sqlite3_prepare_v2(db, "INSERT INTO rooms VALUES (?1, ?2, ?3, 0)", -1, &statement, nil) == SQLITE_OK
+            sqlite3_prepare_v2(
+                db, "INSERT INTO rooms (name, scene, snapshot, updated) VALUES (?1, ?2, ?3, 0)", -1, &statement, nil)
+                == SQLITE_OK
         else { throw WireError("cannot write to \(path)") }
         for (i, text) in [room, scene, snapshot].enumerated() {
             sqlite3_bind_text(statement, Int32(i + 1), text, -1, rs_sqlite_transient())
