@@ -104,7 +104,7 @@ extension Scene {
     }
 
     /// Puts `snapshot` back into this scene, which must be new (time 0, nothing held): each
-    /// widget restores its own state, then those that follow another (readouts) take its value.
+    /// widget restores its own state, then the readouts settle on their sources' values.
     /// A widget the snapshot does not name keeps its start state. On a refusal the scene may be
     /// half restored: use a fresh one.
     public func restore(_ snapshot: SceneSnapshot) throws(SnapshotError) {
@@ -120,7 +120,7 @@ extension Scene {
             }
             try w.restore(state)
         }
-        for w in widgets { w.finishRestore() }
+        settleReadouts()
         forgetDrawings()
     }
 }

@@ -1,5 +1,6 @@
 /// How a whole number of steps reads: the ruler's 725 tenths are 72.5 and "72.5 kg", the
-/// picker's 37 is 37 and "37" (a dial's value events).
+/// picker's 37 is 37 and "37". A dial's value events and the readout that shows its value use
+/// the same one, so a readout says what its widget reports.
 public struct NumberFormat: Sendable, Equatable {
     /// Digits after the decimal point: n counts units of 10^−decimals.
     public var decimals: Int

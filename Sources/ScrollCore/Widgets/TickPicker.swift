@@ -4,7 +4,7 @@
 ///
 /// Value v's tick sits at content X = 10·v, so the offset runs 0…10·N; the ticks beyond
 /// both ends are padding that lets 0 and N reach the centre.
-public final class TickPicker: DialOwner {
+public final class TickPicker: DialOwner, ReadoutSource {
     /// How long the centre tick pulses after each click (drawn here, so replays show it).
     public static let pulseDuration = 0.15
     public static let hapticStyle = "selection"
@@ -35,6 +35,8 @@ public final class TickPicker: DialOwner {
     public var value: Int { dial.index }
     public var valueText: String { Self.format.text(value) }
     public var isAnimating: Bool { dial.isMoving || isPulsing }
+    /// What its count shows.
+    public var readoutValue: ReadoutValue { .number(value) }
     /// The offset, and the time while the centre tick pulses.
     public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? dial.now : -1) }
     private var isPulsing: Bool { dial.now - dial.lastCrossing < Self.pulseDuration }

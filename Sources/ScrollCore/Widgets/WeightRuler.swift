@@ -3,7 +3,7 @@
 ///
 /// Tick n stands for n/10 kg before wrapping; block w (its label) spans ticks 10w−5 … 10w+4
 /// and its major tick is n = 10w. Labels run 9…999 and start again, so the ruler is periodic.
-public final class WeightRuler: DialOwner {
+public final class WeightRuler: DialOwner, ReadoutSource {
     public static let ticksPerBlock = 10
     public static let minLabel = 9
     public static let maxLabel = 999
@@ -16,7 +16,7 @@ public final class WeightRuler: DialOwner {
     public static let settableValue = FieldRule<Double, Double>.number(
         in: Double(scale.indices.lowerBound) / 10...Double(maxLabel * 10 + 9) / 10)
 
-    /// Its value in tenths reads "72.5 kg".
+    /// Its value in tenths reads "72.5 kg" (its events, its readout).
     public static let format = NumberFormat(decimals: 1, unit: "kg")
 
     public let id: String
@@ -37,6 +37,8 @@ public final class WeightRuler: DialOwner {
     public var value: Double { Self.format.value(tenths) }
     public var valueText: String { Self.format.text(tenths) }
     public var isAnimating: Bool { dial.isMoving }
+    /// What its readout shows: tenths, read with `format`.
+    public var readoutValue: ReadoutValue { .number(tenths) }
 
     /// The label of the block whose major tick is tick 10·b.
     public static func label(ofBlock b: Int) -> Int { minLabel + TickScale.mod(b - minLabel, labelCount) }

@@ -149,9 +149,6 @@ public protocol Widget: AnyObject {
     /// Puts back a `savedState` into a widget of a new scene, at rest as if it had settled
     /// there; refuses one it cannot hold (out of range, unknown field), naming the field.
     func restore(_ state: JSONValue) throws(SnapshotError)
-    /// Once every widget of the scene is restored: one that follows another (a readout) takes
-    /// its value, at rest.
-    func finishRestore()
 }
 
 extension Widget {
@@ -173,5 +170,4 @@ extension Widget {
     public func restore(_ state: JSONValue) throws(SnapshotError) {
         throw SnapshotError("\(id): this widget keeps no state")
     }
-    public func finishRestore() {}
 }

@@ -1,7 +1,8 @@
 /// What a restart keeps of a digit roller (docs/STATE.md). A roller keeps its settled number
 /// and its queue; restored, it lands at rest on the last number of the queue (the newest
 /// accepted change), as if its rolls had ended while the server was down. A readout keeps only
-/// its column count and takes its source's value, at rest, once the scene is restored.
+/// its column count; once the scene is restored it settles on its widget's value
+/// (`Readout.settle(on:)`).
 extension DigitRoller {
     /// The roller: `{"number": settled, "queue": [n, …], "columns": c}`; a readout `{"columns": c}`.
     public var savedState: JSONValue? {
@@ -35,11 +36,5 @@ extension DigitRoller {
             landing = n
         }
         settle(on: landing, columns: max(columns, columnRange(for: landing).lowerBound))
-    }
-
-    /// A readout takes its source's value now, at rest, on no fewer columns than it had.
-    public func finishRestore() {
-        guard let n = sourceValue else { return }
-        settle(on: n, columns: max(columnCount, columnRange(for: n).lowerBound))
     }
 }
