@@ -1,30 +1,30 @@
-/// A room's settled state, kept across restarts (docs/STATE.md): the scene's name and each
-/// widget's own small JSON state by widget id. Each widget writes and checks its own
-/// (`Widget.savedState`, `Widget.restore`); this only carries them.
+/// A room's snapshot: what has settled, kept across restarts (docs/STATE.md): the scene's name
+/// and each widget's own small JSON snapshot by widget id. Each widget writes and checks its
+/// own (`Widget.snapshot`, `Widget.restore`); this only carries them.
 public struct SceneSnapshot: Sendable, Equatable {
-    /// Bumped when a widget's state changes meaning; another format is refused, never guessed at.
+    /// Bumped when a widget's snapshot changes meaning; another format is refused, never guessed at.
     public static let format = 1
-    /// Far more than any scene's state (a full carousel is ~3 KB); longer text is not read.
+    /// Far more than any scene's snapshot (a full carousel is ~3 KB); longer text is not read.
     public static let maxBytes = 64 * 1024
 
     public var scene: String
-    public var widgets: [(id: String, state: JSONValue)]
+    public var widgets: [(id: String, snapshot: JSONValue)]
 
-    public init(scene: String, widgets: [(id: String, state: JSONValue)]) {
+    public init(scene: String, widgets: [(id: String, snapshot: JSONValue)]) {
         self.scene = scene
         self.widgets = widgets
     }
 
     public static func == (a: SceneSnapshot, b: SceneSnapshot) -> Bool {
         a.scene == b.scene && a.widgets.count == b.widgets.count
-            && zip(a.widgets, b.widgets).allSatisfy { $0.id == $1.id && $0.state == $1.state }
+            && zip(a.widgets, b.widgets).allSatisfy { $0.id == $1.id && $0.snapshot == $1.snapshot }
     }
 
-    /// `{"format":1,"scene":NAME,"widgets":{ID:STATE,…}}`, widgets in scene order.
+    /// `{"format":1,"scene":NAME,"widgets":{ID:SNAPSHOT,…}}`, widgets in scene order.
     public var text: String {
         JSONValue.object([
             ("format", .number(Double(Self.format))), ("scene", .string(scene)),
-            ("widgets", .object(widgets.map { ($0.id, $0.state) })),
+            ("widgets", .object(widgets.map { ($0.id, $0.snapshot) })),
         ]).serialized
     }
 
@@ -37,7 +37,7 @@ public struct SceneSnapshot: Sendable, Equatable {
         do { json = try JSONParser.parse(text) } catch {
             throw SnapshotError("the snapshot is not JSON")
         }
-        let top = try SavedState(json, of: "snapshot", fields: ["format", "scene", "widgets"])
+        let top = try SnapshotFields(json, of: "snapshot", fields: ["format", "scene", "widgets"])
         let format = try top.required("format", .integer(in: 0...Int(Int32.max)))
         guard format == Self.format else {
             throw SnapshotError("snapshot format \(format) is not \(Self.format) (written by another version?)")
@@ -46,7 +46,7 @@ public struct SceneSnapshot: Sendable, Equatable {
         guard case .object(let fields) = try top.required("widgets", FieldRule<JSONValue, JSONValue>.anyObject) else {
             throw SnapshotError("snapshot: widgets must be an object")
         }
-        widgets = fields.map { (id: $0.0, state: $0.1) }
+        widgets = fields.map { (id: $0.0, snapshot: $0.1) }
     }
 }
 
@@ -57,15 +57,15 @@ public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { message }
 }
 
-/// One widget's saved state read field by field with the wire's rules; a field it does not
-/// know is refused, so a state from another version is not half understood.
-public struct SavedState {
+/// One widget's snapshot read field by field with the wire's rules; a field it does not know
+/// is refused, so a snapshot from another version is not half understood.
+public struct SnapshotFields {
     let owner: String
     let fields: [String: JSONValue]
 
     /// `owner` names it in refusals (a widget id).
     public init(_ json: JSONValue, of owner: String, fields known: Set<String>) throws(SnapshotError) {
-        guard case .object(let pairs) = json else { throw SnapshotError("\(owner): the state must be an object") }
+        guard case .object(let pairs) = json else { throw SnapshotError("\(owner): must be an object") }
         self.owner = owner
         fields = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
@@ -98,27 +98,27 @@ extension FieldRule where Raw == JSONValue, Value == JSONValue {
 }
 
 extension Scene {
-    /// Every widget's settled state, in scene order (widgets that keep none are left out).
+    /// Every widget's snapshot, in scene order (widgets that keep none are left out).
     public func snapshot() -> SceneSnapshot {
-        SceneSnapshot(scene: name, widgets: widgets.compactMap { w in w.savedState.map { (w.id, $0) } })
+        SceneSnapshot(scene: name, widgets: widgets.compactMap { w in w.snapshot.map { (w.id, $0) } })
     }
 
     /// Puts `snapshot` back into this scene, which must be new (time 0, nothing held): each
-    /// widget restores its own state, then the readouts settle on their sources' values.
-    /// A widget the snapshot does not name keeps its start state. On a refusal the scene may be
+    /// widget restores its own snapshot, then the readouts settle on their sources' values.
+    /// A widget the snapshot does not name stays as it started. On a refusal the scene may be
     /// half restored: use a fresh one.
     public func restore(_ snapshot: SceneSnapshot) throws(SnapshotError) {
         guard snapshot.scene == name else {
             throw SnapshotError("a snapshot of scene \"\(snapshot.scene)\" cannot restore scene \"\(name)\"")
         }
         guard time == 0, holders.isEmpty else { throw SnapshotError("only a new scene can be restored") }
-        for (id, state) in snapshot.widgets {
+        for (id, saved) in snapshot.widgets {
             guard let w = widget(id) else {
                 throw SnapshotError(
                     "no widget \"\(id.prefix(64))\" in scene \"\(name)\" (widgets: \(widgets.map(\.id).joined(separator: ", ")))"
                 )
             }
-            try w.restore(state)
+            try w.restore(saved)
         }
         settleReadouts()
         forgetDrawings()

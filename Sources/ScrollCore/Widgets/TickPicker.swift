@@ -65,14 +65,14 @@ public final class TickPicker: DialOwner, ReadoutSource {
 
     /// `{"value": n}`, and `"offset"` (points) for a picker that stops between ticks: where it
     /// last came to rest.
-    public var savedState: JSONValue? {
+    public var snapshot: JSONValue? {
         var fields: [(String, JSONValue)] = [("value", .number(Double(dial.settled.index)))]
         if !dial.snaps { fields.append(("offset", .number(dial.settled.offset))) }
         return .object(fields)
     }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let saved = try SavedState(state, of: id, fields: dial.snaps ? ["value"] : ["value", "offset"])
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let saved = try SnapshotFields(snapshot, of: id, fields: dial.snaps ? ["value"] : ["value", "offset"])
         let value = try saved.required("value", .integer(in: 0...maxValue))
         // Free stop: anywhere in the value's cell (half a spacing either side), within the ends.
         let scale = dial.scale, cell = scale.spacing / 2, centre = scale.offset(ofTick: value)

@@ -69,10 +69,10 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     }
 
     /// `{"value": kg}`: the value it last rested on (it always rests on a tick).
-    public var savedState: JSONValue? { .object([("value", .number(Self.format.value(dial.settled.index)))]) }
+    public var snapshot: JSONValue? { .object([("value", .number(Self.format.value(dial.settled.index)))]) }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let kg = try SavedState(state, of: id, fields: ["value"]).required("value", Self.settableValue)
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let kg = try SnapshotFields(snapshot, of: id, fields: ["value"]).required("value", Self.settableValue)
         dial.rest(onIndex: Self.scale.index(ofTick: Int((kg * 10).rounded())))
     }
 

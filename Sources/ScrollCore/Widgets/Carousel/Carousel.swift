@@ -61,7 +61,7 @@ public final class Carousel: ReadoutSource {
     }
 
     /// Rests centred on `selection` among `items`, nothing moving, as if it had settled there
-    /// (a restored state). `made`: items ever made (the next uid, and the next "Item N").
+    /// (a restored snapshot). `made`: items ever made (the next uid, and the next "Item N").
     func reset(items: [CarouselItem], selection: Int, made: Int) {
         self.items = items
         leaving = []

@@ -264,7 +264,7 @@ public final class DigitRoller: Widget {
                 kind: .value(Double(reported), text: text(reported), final: true)))
     }
 
-    // MARK: restoring (docs/STATE.md, DigitRoller+State.swift)
+    // MARK: restoring (docs/STATE.md, DigitRoller+Snapshot.swift)
 
     /// The numbers it is heading through after the settled one, oldest first: the one it rolls
     /// to, then the change waiting. The last is `number`.

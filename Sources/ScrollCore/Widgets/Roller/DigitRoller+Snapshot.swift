@@ -5,7 +5,7 @@
 /// (`Readout.settle(on:)`).
 extension DigitRoller {
     /// The roller: `{"number": settled, "queue": [n, …], "columns": c}`; a readout `{"columns": c}`.
-    public var savedState: JSONValue? {
+    public var snapshot: JSONValue? {
         let columns: (String, JSONValue) = ("columns", .number(Double(columnCount)))
         guard !isReadout else { return .object([columns]) }
         return .object([
@@ -13,8 +13,9 @@ extension DigitRoller {
         ])
     }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let saved = try SavedState(state, of: id, fields: isReadout ? ["columns"] : ["number", "queue", "columns"])
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let saved = try SnapshotFields(
+            snapshot, of: id, fields: isReadout ? ["columns"] : ["number", "queue", "columns"])
         let widest = columnRange(for: 0).upperBound
         let shown = FieldRule<Double, Int>.integer(in: 0...(0..<widest).reduce(1) { n, _ in n * 10 } - 1)
         let columns = try saved.required("columns", .integer(in: columnRange(for: 0)))
