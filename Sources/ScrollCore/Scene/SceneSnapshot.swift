@@ -50,77 +50,11 @@ public struct SceneSnapshot: Sendable, Equatable {
     }
 }
 
-/// Why a snapshot was refused: it names the widget and the field at fault.
-public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// One widget's snapshot read field by field with the wire's rules; a field it does not know
-/// is refused, so a snapshot from another version is not half understood.
-public struct SnapshotFields {
-    let owner: String
-    let fields: [String: JSONValue]
-
-    /// `owner` names it in refusals (a widget id).
-    public init(_ json: JSONValue, of owner: String, fields known: Set<String>) throws(SnapshotError) {
-        guard case .object(let pairs) = json else { throw SnapshotError("\(owner): must be an object") }
-        self.owner = owner
-        fields = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw SnapshotError("\(owner): unknown field \"\(unknown.prefix(64))\"")
-        }
-    }
-
-    public func required<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>) throws(SnapshotError) -> Value {
-        guard let value = try optional(name, rule) else { throw SnapshotError("\(owner): \(name) is missing") }
-        return value
-    }
-
-    /// nil when absent or null.
-    public func optional<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>) throws(SnapshotError) -> Value? {
-        guard let raw = fields[name], raw != .null else { return nil }
-        guard let value = rule.validate(raw) else {
-            throw SnapshotError("\(owner): \(name) must be \(rule.expectation)")
-        }
-        return value
-    }
-}
-
 extension FieldRule where Raw == JSONValue, Value == JSONValue {
     static var anyObject: Self {
         Self("an object") {
             if case .object = $0 { return $0 }
             return nil
         }
-    }
-}
-
-extension Scene {
-    /// Every widget's snapshot, in scene order (widgets that keep none are left out).
-    public func snapshot() -> SceneSnapshot {
-        SceneSnapshot(scene: name, widgets: widgets.compactMap { w in w.snapshot.map { (w.id, $0) } })
-    }
-
-    /// Puts `snapshot` back into this scene, which must be new (time 0, nothing held): each
-    /// widget restores its own snapshot, then the readouts settle on their sources' values.
-    /// A widget the snapshot does not name stays as it started. On a refusal the scene may be
-    /// half restored: use a fresh one.
-    public func restore(_ snapshot: SceneSnapshot) throws(SnapshotError) {
-        guard snapshot.scene == name else {
-            throw SnapshotError("a snapshot of scene \"\(snapshot.scene)\" cannot restore scene \"\(name)\"")
-        }
-        guard time == 0, holders.isEmpty else { throw SnapshotError("only a new scene can be restored") }
-        for (id, saved) in snapshot.widgets {
-            guard let w = widget(id) else {
-                throw SnapshotError(
-                    "no widget \"\(id.prefix(64))\" in scene \"\(name)\" (widgets: \(widgets.map(\.id).joined(separator: ", ")))"
-                )
-            }
-            try w.restore(saved)
-        }
-        settleReadouts()
-        forgetDrawings()
     }
 }
