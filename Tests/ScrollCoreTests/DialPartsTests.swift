@@ -26,6 +26,16 @@ import Testing
         #expect(picker.period == nil && picker.indices == 0...100)
     }
 
+    @Test("a value reads with its format: tenths as 72.5 and \"72.5 kg\", a count as itself")
+    func numberFormat() {
+        let kg = NumberFormat(decimals: 1, unit: "kg")
+        #expect(kg.value(725) == 72.5 && kg.text(725) == "72.5 kg")
+        #expect(kg.text(5) == "0.5 kg" && kg.text(85) == "8.5 kg" && kg.text(9994) == "999.4 kg")
+        #expect(NumberFormat(decimals: 2).text(5) == "0.05" && NumberFormat(decimals: 2).value(5) == 0.05)
+        #expect(NumberFormat().text(37) == "37" && NumberFormat().value(37) == 37)
+        #expect(WeightRuler.format == kg && TickPicker.format == NumberFormat())
+    }
+
     @Test("wrapping (the ruler): 8.5 … 999.4 kg repeat every 9910 ticks; the short way round")
     func wrapping() {
         #expect(ruler.indices == 85...9994)

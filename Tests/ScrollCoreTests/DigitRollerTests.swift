@@ -142,7 +142,9 @@ import Testing
 
     @Test("decimals and a unit: 725 tenths read \"72.5 kg\", 5 read \"0.5 kg\"; a point is drawn")
     func decimals() throws {
-        let roller = DigitRoller(id: "w", frame: DemoScene.readoutFrame, decimals: 1, unit: "kg") { 725 }
+        let roller = DigitRoller(
+            id: "w", frame: DemoScene.readoutFrame, number: 725, format: NumberFormat(decimals: 1, unit: "kg"),
+            readout: true)
         #expect(roller.text(725) == "72.5 kg" && roller.text(5) == "0.5 kg" && roller.text(9999) == "999.9 kg")
         #expect(roller.semantics.valueText == "72.5 kg" && roller.actions.isEmpty)
         var list = DisplayList()

@@ -10,10 +10,11 @@ import Testing
     static func scene() -> Scene {
         let scale = WeightRuler(id: "scale", frame: Rect(x: 0, y: 150, width: 200, height: 128))
         let other = WeightRuler(id: "other", frame: Rect(x: 0, y: 300, width: 390, height: 128))
-        let label = ReadoutLabel(id: "label", frame: Rect(x: 0, y: 0, width: 200, height: 80), label: "W") {
-            scale.valueText
-        }
-        return Scene(size: Size(width: 400, height: 500), widgets: [label, scale, other])
+        let label = ReadoutLabel(
+            id: "label", frame: Rect(x: 0, y: 0, width: 200, height: 80), label: "W", format: WeightRuler.format)
+        return Scene(
+            size: Size(width: 400, height: 500), widgets: [label, scale, other],
+            bindings: [ReadoutBinding(source: "scale", readout: "label")])
     }
 
     func replay(_ trace: String) throws -> [String: Double] {

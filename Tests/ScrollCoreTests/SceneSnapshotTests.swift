@@ -2,10 +2,11 @@ import Testing
 
 @testable import ScrollCore
 
-/// Settled state kept across restarts (docs/STATE.md): each widget driven to
-/// rest, snapshotted as JSON text, restored into a new scene of the catalog: the same values,
-/// items and selection, the same semantics and the same drawing, in every theme.
-@Suite("Scene snapshots: save and restore settled state")
+/// What has settled is kept across restarts, so a restarted server gives each room back as it
+/// was (docs/STATE.md): each widget driven to rest, snapshotted as JSON text, restored into a
+/// new scene of the catalog: the same values, items and selection, the same semantics and the
+/// same drawing, in every theme.
+@Suite("Scene snapshots: save and restore what has settled")
 struct SceneSnapshotTests {
     static let themes = Theme.all + Theme.all.map { $0.reducingMotion(true) }
 
@@ -219,7 +220,7 @@ struct SceneSnapshotTests {
 
     // MARK: demo (every widget at once)
 
-    @Test("the demo scene keeps every widget's settled state at once")
+    @Test("the demo scene keeps what every widget has settled on at once")
     func demo() throws {
         let scene = try settled(
             "demo",
@@ -255,7 +256,7 @@ struct SceneSnapshotTests {
 
     @Test("a snapshot that does not fit is refused with a reason naming the widget and the field")
     func refusals() throws {
-        func state(_ scene: String, _ widgets: String) -> String {
+        func snapshotText(_ scene: String, _ widgets: String) -> String {
             #"{"format":1,"scene":"\#(scene)","widgets":\#(widgets)}"#
         }
         let cases: [(scene: String, text: String, reason: String)] = [
@@ -265,30 +266,36 @@ struct SceneSnapshotTests {
                 "snapshot format 2 is not 1 (written by another version?)"
             ),
             ("ruler", #"{"format":1,"scene":"ruler"}"#, "snapshot: widgets is missing"),
-            ("ruler", state("picker", "{}"), #"a snapshot of scene "picker" cannot restore scene "ruler""#),
+            ("ruler", snapshotText("picker", "{}"), #"a snapshot of scene "picker" cannot restore scene "ruler""#),
             (
-                "ruler", state("ruler", #"{"dial":{"value":1}}"#),
+                "ruler", snapshotText("ruler", #"{"dial":{"value":1}}"#),
                 #"no widget "dial" in scene "ruler" (widgets: readout, ruler)"#
             ),
             (
-                "ruler", state("ruler", #"{"ruler":{"value":1000.5}}"#),
+                "ruler", snapshotText("ruler", #"{"ruler":{"value":1000.5}}"#),
                 "ruler: value must be a finite number within 8.5…999.9"
             ),
-            ("ruler", state("ruler", #"{"ruler":{"value":80,"speed":1}}"#), #"ruler: unknown field "speed""#),
-            ("ruler", state("ruler", #"{"ruler":[80]}"#), "ruler: the state must be an object"),
-            ("picker", state("picker", #"{"picker":{"value":101}}"#), "picker: value must be an integer in 0…100"),
-            ("picker", state("picker", #"{"picker":{"value":5,"offset":52}}"#), #"picker: unknown field "offset""#),
+            ("ruler", snapshotText("ruler", #"{"ruler":{"value":80,"speed":1}}"#), #"ruler: unknown field "speed""#),
+            ("ruler", snapshotText("ruler", #"{"ruler":[80]}"#), "ruler: must be an object"),
             (
-                "picker-free", state("picker-free", #"{"picker":{"value":5,"offset":57}}"#),
+                "picker", snapshotText("picker", #"{"picker":{"value":101}}"#),
+                "picker: value must be an integer in 0…100"
+            ),
+            (
+                "picker", snapshotText("picker", #"{"picker":{"value":5,"offset":52}}"#),
+                #"picker: unknown field "offset""#
+            ),
+            (
+                "picker-free", snapshotText("picker-free", #"{"picker":{"value":5,"offset":57}}"#),
                 "picker: offset must be a number of points from 45 to 55, where value 5 rests"
             ),
             (
-                "carousel", state("carousel", #"{"carousel":{"items":[],"selected":0,"made":6}}"#),
+                "carousel", snapshotText("carousel", #"{"carousel":{"items":[],"selected":0,"made":6}}"#),
                 "carousel: items must be a list of 1–50 items"
             ),
             (
                 "carousel",
-                state(
+                snapshotText(
                     "carousel",
                     #"{"carousel":{"items":[{"id":0,"name":"Custom","icon":"custom"},{"id":1,"name":"Sun","icon":"sun"}],"selected":0,"made":6}}"#
                 ),
@@ -296,7 +303,7 @@ struct SceneSnapshotTests {
             ),
             (
                 "carousel",
-                state(
+                snapshotText(
                     "carousel",
                     #"{"carousel":{"items":[{"id":3,"name":"Sun","icon":"sun"},{"id":3,"name":"Custom","icon":"custom"}],"selected":0,"made":6}}"#
                 ),
@@ -304,35 +311,35 @@ struct SceneSnapshotTests {
             ),
             (
                 "carousel",
-                state(
+                snapshotText(
                     "carousel",
                     #"{"carousel":{"items":[{"id":0,"name":"Custom","icon":"custom"}],"selected":1,"made":6}}"#),
                 "carousel: selected must be an integer in 0…0"
             ),
             (
                 "carousel",
-                state(
+                snapshotText(
                     "carousel",
                     #"{"carousel":{"items":[{"id":0,"name":"Custom","icon":"kiwi"}],"selected":0,"made":6}}"#),
                 "carousel: items[0]: icon must be one of sun, moon, star, heart, leaf, custom, added"
             ),
             (
-                "roller", state("roller", #"{"roller":{"number":100000000,"queue":[],"columns":8}}"#),
+                "roller", snapshotText("roller", #"{"roller":{"number":100000000,"queue":[],"columns":8}}"#),
                 "roller: number must be an integer in 0…99999999"
             ),
             (
-                "roller", state("roller", #"{"roller":{"number":1,"queue":[2,3,4],"columns":1}}"#),
+                "roller", snapshotText("roller", #"{"roller":{"number":1,"queue":[2,3,4],"columns":1}}"#),
                 "roller: queue must be a list of at most 2 numbers"
             ),
             (
-                "roller", state("roller", #"{"roller":{"number":1,"queue":[-1],"columns":1}}"#),
+                "roller", snapshotText("roller", #"{"roller":{"number":1,"queue":[-1],"columns":1}}"#),
                 "roller: queue[0] must be an integer in 0…99999999"
             ),
             (
-                "roller", state("roller", #"{"roller":{"number":1,"queue":[],"columns":9}}"#),
+                "roller", snapshotText("roller", #"{"roller":{"number":1,"queue":[],"columns":9}}"#),
                 "roller: columns must be an integer in 1…8"
             ),
-            ("roller", state("roller", #"{"rollerPlus1":{}}"#), "rollerPlus1: this widget keeps no state"),
+            ("roller", snapshotText("roller", #"{"rollerPlus1":{}}"#), "rollerPlus1: this widget keeps no snapshot"),
         ]
         for c in cases {
             #expect(try refusal(c.scene, c.text) == c.reason, "\(c.text)")

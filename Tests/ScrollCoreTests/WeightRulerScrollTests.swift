@@ -64,7 +64,7 @@ import Testing
         for theme in [Theme.light, .dark] {
             drawings = [:]
             for offset in Self.offsets {
-                ruler.contentOffset = offset
+                ruler.dial.contentOffset = offset
                 var list = DisplayList()
                 ruler.render(into: &list, theme: theme)
                 let now = try ScreenGeometry(list, offset: ruler.layerOffset)

@@ -18,6 +18,10 @@ public final class Scene {
     public let size: Size
     public private(set) var time: Double = 0
     public private(set) var widgets: [Widget]
+    /// The readouts and the widgets they follow.
+    public let bindings: [ReadoutBinding]
+    /// The bindings resolved, in the readouts' order.
+    private let links: [ReadoutLink]
     /// Which widget each pointer drives, with the pointer's last sample (for a holder leaving).
     private var captures: [PointerKey: Capture] = [:]
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
@@ -27,11 +31,20 @@ public final class Scene {
     /// Its random numbers; the server reseeds a new room's and records the seed.
     public let dice: Dice
 
-    public init(name: String = "custom", size: Size, widgets: [Widget], dice: Dice = Dice()) {
+    /// Each readout of `bindings` starts at rest on its source's value.
+    public init(
+        name: String = "custom", size: Size, widgets: [Widget], bindings: [ReadoutBinding] = [], dice: Dice = Dice()
+    ) {
         self.name = name
         self.size = size
         self.widgets = widgets
+        self.bindings = bindings
+        links = bindings.map { ReadoutLink($0, in: widgets) }.sorted { $0.readoutIndex < $1.readoutIndex }
+        precondition(
+            zip(links, links.dropFirst()).allSatisfy { $0.readoutIndex != $1.readoutIndex },
+            "a readout follows one widget")
         self.dice = dice
+        settleReadouts()
     }
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
@@ -60,10 +73,21 @@ public final class Scene {
         // so two widgets moving at once interleave: merge by time (stable, so one widget's
         // same-time events keep their order) or the order would follow the frame rate.
         var step: [SceneEvent] = []
-        for w in widgets { w.advance(to: t, events: &step) }
+        var link = 0
+        for (i, w) in widgets.enumerated() {
+            // A readout is given its source's value just before its own turn: one listed before
+            // its source (the weight readout) sees where it was, one after it where it is now.
+            if link < links.count, links[link].readoutIndex == i {
+                links[link].push()
+                link += 1
+            }
+            w.advance(to: t, events: &step)
+        }
         pendingEvents += step.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
+        // Those given a value before their source moved are given the one it moved to.
+        for j in links.indices where links[j].readoutIndex < links[j].sourceIndex { links[j].push() }
     }
 
     public func apply(_ input: SceneInput, at t: Double) {
@@ -96,6 +120,18 @@ public final class Scene {
                 widgets[capture.widget].release(lift, at: time, events: &pendingEvents)
             }
         }
+        pushReadouts()
+    }
+
+    /// Gives every readout its source's value, so that what it shows and whether it is
+    /// animating are current whenever the scene is drawn or asked.
+    private func pushReadouts() {
+        for j in links.indices { links[j].push() }
+    }
+
+    /// Puts every readout at rest on its source's value (a new scene, a restored one).
+    func settleReadouts() {
+        for link in links { link.settle() }
     }
 
     /// Drops every cached drawing (the widgets were restored: a key may now draw differently).

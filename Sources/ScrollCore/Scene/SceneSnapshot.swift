@@ -1,30 +1,30 @@
-/// A room's settled state, kept across restarts (docs/STATE.md): the scene's name and each
-/// widget's own small JSON state by widget id. Each widget writes and checks its own
-/// (`Widget.savedState`, `Widget.restore`); this only carries them.
+/// A room's snapshot: what has settled, kept across restarts (docs/STATE.md): the scene's name
+/// and each widget's own small JSON snapshot by widget id. Each widget writes and checks its
+/// own (`Widget.snapshot`, `Widget.restore`); this only carries them.
 public struct SceneSnapshot: Sendable, Equatable {
-    /// Bumped when a widget's state changes meaning; another format is refused, never guessed at.
+    /// Bumped when a widget's snapshot changes meaning; another format is refused, never guessed at.
     public static let format = 1
-    /// Far more than any scene's state (a full carousel is ~3 KB); longer text is not read.
+    /// Far more than any scene's snapshot (a full carousel is ~3 KB); longer text is not read.
     public static let maxBytes = 64 * 1024
 
     public var scene: String
-    public var widgets: [(id: String, state: JSONValue)]
+    public var widgets: [(id: String, snapshot: JSONValue)]
 
-    public init(scene: String, widgets: [(id: String, state: JSONValue)]) {
+    public init(scene: String, widgets: [(id: String, snapshot: JSONValue)]) {
         self.scene = scene
         self.widgets = widgets
     }
 
     public static func == (a: SceneSnapshot, b: SceneSnapshot) -> Bool {
         a.scene == b.scene && a.widgets.count == b.widgets.count
-            && zip(a.widgets, b.widgets).allSatisfy { $0.id == $1.id && $0.state == $1.state }
+            && zip(a.widgets, b.widgets).allSatisfy { $0.id == $1.id && $0.snapshot == $1.snapshot }
     }
 
-    /// `{"format":1,"scene":NAME,"widgets":{ID:STATE,…}}`, widgets in scene order.
+    /// `{"format":1,"scene":NAME,"widgets":{ID:SNAPSHOT,…}}`, widgets in scene order.
     public var text: String {
         JSONValue.object([
             ("format", .number(Double(Self.format))), ("scene", .string(scene)),
-            ("widgets", .object(widgets.map { ($0.id, $0.state) })),
+            ("widgets", .object(widgets.map { ($0.id, $0.snapshot) })),
         ]).serialized
     }
 
@@ -37,7 +37,7 @@ public struct SceneSnapshot: Sendable, Equatable {
         do { json = try JSONParser.parse(text) } catch {
             throw SnapshotError("the snapshot is not JSON")
         }
-        let top = try SavedState(json, of: "snapshot", fields: ["format", "scene", "widgets"])
+        let top = try SnapshotFields(json, of: "snapshot", fields: ["format", "scene", "widgets"])
         let format = try top.required("format", .integer(in: 0...Int(Int32.max)))
         guard format == Self.format else {
             throw SnapshotError("snapshot format \(format) is not \(Self.format) (written by another version?)")
@@ -46,45 +46,7 @@ public struct SceneSnapshot: Sendable, Equatable {
         guard case .object(let fields) = try top.required("widgets", FieldRule<JSONValue, JSONValue>.anyObject) else {
             throw SnapshotError("snapshot: widgets must be an object")
         }
-        widgets = fields.map { (id: $0.0, state: $0.1) }
-    }
-}
-
-/// Why a snapshot was refused: it names the widget and the field at fault.
-public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
-}
-
-/// One widget's saved state read field by field with the wire's rules; a field it does not
-/// know is refused, so a state from another version is not half understood.
-public struct SavedState {
-    let owner: String
-    let fields: [String: JSONValue]
-
-    /// `owner` names it in refusals (a widget id).
-    public init(_ json: JSONValue, of owner: String, fields known: Set<String>) throws(SnapshotError) {
-        guard case .object(let pairs) = json else { throw SnapshotError("\(owner): the state must be an object") }
-        self.owner = owner
-        fields = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
-        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw SnapshotError("\(owner): unknown field \"\(unknown.prefix(64))\"")
-        }
-    }
-
-    public func required<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>) throws(SnapshotError) -> Value {
-        guard let value = try optional(name, rule) else { throw SnapshotError("\(owner): \(name) is missing") }
-        return value
-    }
-
-    /// nil when absent or null.
-    public func optional<Raw, Value>(_ name: String, _ rule: FieldRule<Raw, Value>) throws(SnapshotError) -> Value? {
-        guard let raw = fields[name], raw != .null else { return nil }
-        guard let value = rule.validate(raw) else {
-            throw SnapshotError("\(owner): \(name) must be \(rule.expectation)")
-        }
-        return value
+        widgets = fields.map { (id: $0.0, snapshot: $0.1) }
     }
 }
 
@@ -94,33 +56,5 @@ extension FieldRule where Raw == JSONValue, Value == JSONValue {
             if case .object = $0 { return $0 }
             return nil
         }
-    }
-}
-
-extension Scene {
-    /// Every widget's settled state, in scene order (widgets that keep none are left out).
-    public func snapshot() -> SceneSnapshot {
-        SceneSnapshot(scene: name, widgets: widgets.compactMap { w in w.savedState.map { (w.id, $0) } })
-    }
-
-    /// Puts `snapshot` back into this scene, which must be new (time 0, nothing held): each
-    /// widget restores its own state, then those that follow another (readouts) take its value.
-    /// A widget the snapshot does not name keeps its start state. On a refusal the scene may be
-    /// half restored: use a fresh one.
-    public func restore(_ snapshot: SceneSnapshot) throws(SnapshotError) {
-        guard snapshot.scene == name else {
-            throw SnapshotError("a snapshot of scene \"\(snapshot.scene)\" cannot restore scene \"\(name)\"")
-        }
-        guard time == 0, holders.isEmpty else { throw SnapshotError("only a new scene can be restored") }
-        for (id, state) in snapshot.widgets {
-            guard let w = widget(id) else {
-                throw SnapshotError(
-                    "no widget \"\(id.prefix(64))\" in scene \"\(name)\" (widgets: \(widgets.map(\.id).joined(separator: ", ")))"
-                )
-            }
-            try w.restore(state)
-        }
-        for w in widgets { w.finishRestore() }
-        forgetDrawings()
     }
 }

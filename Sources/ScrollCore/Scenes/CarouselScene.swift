@@ -5,16 +5,18 @@ public enum CarouselScene {
     public static let carouselFrame = Rect(x: 0, y: 40, width: 390, height: 150)
 
     public static func make() -> Scene {
-        Scene(name: name, size: size, widgets: widgets(carouselFrame: carouselFrame))
+        Scene(name: name, size: size, widgets: widgets(carouselFrame: carouselFrame), bindings: bindings)
     }
 
     /// The carousel and, in the 36 pt below it, the name of its selection (shared with demo).
     static func widgets(carouselFrame frame: Rect) -> [Widget] {
-        let carousel = Carousel(id: "carousel", frame: frame)
         let nameFrame = Rect(x: frame.x, y: frame.maxY, width: frame.width, height: 36)
-        let label = ReadoutLabel(id: "itemName", frame: nameFrame, label: "Selected item", fontSize: 22) {
-            carousel.selectedName
-        }
-        return [carousel, label]
+        return [
+            Carousel(id: "carousel", frame: frame),
+            ReadoutLabel(id: "itemName", frame: nameFrame, label: "Selected item", fontSize: 22),
+        ]
     }
+
+    /// The label shows the selected item's name.
+    static let bindings = [ReadoutBinding(source: "carousel", readout: "itemName")]
 }

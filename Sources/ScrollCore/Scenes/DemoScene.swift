@@ -21,6 +21,7 @@ public enum DemoScene {
             name: name, size: size,
             widgets: RulerScene.widgets(rulerValue: rulerValue) + PickerScene.widgets(pickerFrame: pickerFrame)
                 + CarouselScene.widgets(carouselFrame: carouselFrame)
-                + RollerScene.widgets(rollerFrame: rollerFrame, dice: dice), dice: dice)
+                + RollerScene.widgets(rollerFrame: rollerFrame, dice: dice),
+            bindings: RulerScene.bindings + PickerScene.bindings + CarouselScene.bindings, dice: dice)
     }
 }

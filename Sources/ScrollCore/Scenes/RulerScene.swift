@@ -5,15 +5,16 @@ public enum RulerScene {
     public static let size = Size(width: 390, height: 300)
 
     public static func make(rulerValue: Double = 72.5) -> Scene {
-        Scene(name: name, size: size, widgets: widgets(rulerValue: rulerValue))
+        Scene(name: name, size: size, widgets: widgets(rulerValue: rulerValue), bindings: bindings)
     }
 
-    /// The readout (a digit roller following the ruler) and the ruler (shared with the demo scene).
+    /// The readout (a digit roller) and the ruler (shared with the demo scene).
     static func widgets(rulerValue: Double) -> [Widget] {
-        let ruler = WeightRuler(id: "ruler", frame: DemoScene.rulerFrame, value: rulerValue)
         let readout = DigitRoller(
-            id: "readout", frame: DemoScene.readoutFrame, decimals: 1, unit: "kg", label: "Weight"
-        ) { ruler.tenths }
-        return [readout, ruler]
+            id: "readout", frame: DemoScene.readoutFrame, format: WeightRuler.format, label: "Weight", readout: true)
+        return [readout, WeightRuler(id: "ruler", frame: DemoScene.rulerFrame, value: rulerValue)]
     }
+
+    /// The readout shows the ruler's value.
+    static let bindings = [ReadoutBinding(source: "ruler", readout: "readout")]
 }

@@ -1,23 +1,36 @@
-/// A text readout that mirrors another widget's value (the "72.5 kg" above the ruler, the
-/// picker's count).
-public final class ReadoutLabel: Widget {
+/// A text readout of another widget's value (the carousel's selected name under it).
+public final class ReadoutLabel: Readout {
     public let id: String
     public let frame: Rect
     private let label: String
     private let fontSize: Double
-    private let source: () -> String
+    /// How a number it is given reads.
+    private let format: NumberFormat
+    private var shown: ReadoutValue
 
-    public init(id: String, frame: Rect, label: String, fontSize: Double = 44, source: @escaping () -> String) {
-        self.id = id; self.frame = frame; self.label = label; self.fontSize = fontSize; self.source = source
+    public init(
+        id: String, frame: Rect, label: String, fontSize: Double = 44, format: NumberFormat = NumberFormat(),
+        text: String = ""
+    ) {
+        self.id = id; self.frame = frame; self.label = label; self.fontSize = fontSize; self.format = format
+        shown = .text(text)
     }
 
     public var isAnimating: Bool { false }
     public var drawingKey: DrawingKey? { DrawingKey(text: text) }
-    public var text: String { source() }
+    public var text: String {
+        switch shown {
+        case .number(let n): format.text(n)
+        case .text(let text): text
+        }
+    }
 
     public var semantics: Semantics {
         Semantics(id: id, role: "status", label: label, frame: frame, valueText: text)
     }
+
+    public func follow(_ value: ReadoutValue) { shown = value }
+    public func settle(on value: ReadoutValue) { shown = value }
 
     public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool { false }
     public func advance(to time: Double, events: inout [SceneEvent]) {}

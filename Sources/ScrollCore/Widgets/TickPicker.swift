@@ -4,33 +4,42 @@
 ///
 /// Value v's tick sits at content X = 10·v, so the offset runs 0…10·N; the ticks beyond
 /// both ends are padding that lets 0 and N reach the centre.
-public final class TickPicker: DialWidget, Widget {
+public final class TickPicker: DialOwner, ReadoutSource {
     /// How long the centre tick pulses after each click (drawn here, so replays show it).
     public static let pulseDuration = 0.15
     public static let hapticStyle = "selection"
 
+    /// A count reads as itself.
+    public static let format = NumberFormat()
+
+    public let id: String
+    public let frame: Rect
+    public let dial: Dial
     public let maxValue: Int
     /// `setValue`'s value: 0…N, rounded to a whole tick.
     public let settableValue: FieldRule<Double, Double>
-    private var lastClick = -Double.infinity
 
     /// `snaps`: rest on a tick (the default); false keeps the seed's free stop.
     public init(id: String = "picker", frame: Rect, maxValue: Int = 100, value: Int = 0, snaps: Bool = true) {
         precondition(maxValue >= 1, "a picker needs at least two values")
+        self.id = id
+        self.frame = frame
         self.maxValue = maxValue
         settableValue = .number(in: 0...Double(maxValue))
-        let scale = TickScale(spacing: 10, extent: .bounded(0...maxValue))
-        super.init(
-            id: id, frame: frame, dial: TickDial(scale: scale, index: value, snaps: snaps, clicks: true),
-            keyRange: 0...maxValue)
+        // Each tick crossed is `moved` and a haptic click; Home and End go to 0 and N.
+        dial = Dial(
+            widget: id, scale: TickScale(spacing: 10, extent: .bounded(0...maxValue)), index: value, snaps: snaps,
+            click: Self.hapticStyle, format: Self.format, keyRange: 0...maxValue)
     }
 
     public var value: Int { dial.index }
-    public var valueText: String { String(value) }
+    public var valueText: String { Self.format.text(value) }
     public var isAnimating: Bool { dial.isMoving || isPulsing }
+    /// What its count shows.
+    public var readoutValue: ReadoutValue { .number(value) }
     /// The offset, and the time while the centre tick pulses.
-    public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? now : -1) }
-    private var isPulsing: Bool { now - lastClick < Self.pulseDuration }
+    public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? dial.now : -1) }
+    private var isPulsing: Bool { dial.now - dial.lastCrossing < Self.pulseDuration }
 
     /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.
     public var paddingTicks: Int { Int(((frame.midX - frame.minX) / 10.5).rounded(.up)) }
@@ -50,19 +59,20 @@ public final class TickPicker: DialWidget, Widget {
     /// `setValue {"value": n}`: eases to tick n (rounded), clicking on the way; a finger on
     /// the picker wins and the action is ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
-        move(toIndex: Int(try action.argument("value", settableValue, on: id).rounded()), at: time, events: &events)
+        dial.move(
+            toIndex: Int(try action.argument("value", settableValue, on: id).rounded()), at: time, events: &events)
     }
 
     /// `{"value": n}`, and `"offset"` (points) for a picker that stops between ticks: where it
     /// last came to rest.
-    public var savedState: JSONValue? {
-        var fields: [(String, JSONValue)] = [("value", .number(Double(settled.index)))]
-        if !dial.snaps { fields.append(("offset", .number(settled.offset))) }
+    public var snapshot: JSONValue? {
+        var fields: [(String, JSONValue)] = [("value", .number(Double(dial.settled.index)))]
+        if !dial.snaps { fields.append(("offset", .number(dial.settled.offset))) }
         return .object(fields)
     }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let saved = try SavedState(state, of: id, fields: dial.snaps ? ["value"] : ["value", "offset"])
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let saved = try SnapshotFields(snapshot, of: id, fields: dial.snaps ? ["value"] : ["value", "offset"])
         let value = try saved.required("value", .integer(in: 0...maxValue))
         // Free stop: anywhere in the value's cell (half a spacing either side), within the ends.
         let scale = dial.scale, cell = scale.spacing / 2, centre = scale.offset(ofTick: value)
@@ -70,20 +80,7 @@ public final class TickPicker: DialWidget, Widget {
         let inCell = FieldRule<Double, Double>(
             "a number of points from \(JSONValue.format(low)) to \(JSONValue.format(high)), where value \(value) rests"
         ) { x in x >= low && x <= high && scale.tick(containing: x) == value ? x : nil }
-        rest(onIndex: value, offset: try saved.optional("offset", inCell))
-    }
-
-    /// Each crossing is `moved` then `haptic`; each report a value.
-    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
-        switch report {
-        case let .crossed(tick, time):
-            lastClick = time
-            events.append(SceneEvent(time: time, widget: id, kind: .moved(tick)))
-            events.append(SceneEvent(time: time, widget: id, kind: .haptic(Self.hapticStyle)))
-        case let .report(tick, time, final):
-            events.append(
-                SceneEvent(time: time, widget: id, kind: .value(Double(tick), text: String(tick), final: final)))
-        }
+        dial.rest(onIndex: value, offset: try saved.optional("offset", inCell))
     }
 
     // MARK: drawing
@@ -113,7 +110,7 @@ public final class TickPicker: DialWidget, Widget {
         list.fillRect(frame)
         if isPulsing {
             // A ring that fades and widens from the click, behind the centre tick.
-            let age = (now - lastClick) / Self.pulseDuration
+            let age = (dial.now - dial.lastCrossing) / Self.pulseDuration
             list.setAlpha(0.35 * (1 - age))
             list.setFill(theme.accent)
             list.fillCircle(center: Point(x: centre, y: frame.midY), radius: 12 + 6 * age)

@@ -3,7 +3,7 @@
 ///
 /// Tick n stands for n/10 kg before wrapping; block w (its label) spans ticks 10w−5 … 10w+4
 /// and its major tick is n = 10w. Labels run 9…999 and start again, so the ruler is periodic.
-public final class WeightRuler: DialWidget, Widget {
+public final class WeightRuler: DialOwner, ReadoutSource {
     public static let ticksPerBlock = 10
     public static let minLabel = 9
     public static let maxLabel = 999
@@ -16,20 +16,29 @@ public final class WeightRuler: DialWidget, Widget {
     public static let settableValue = FieldRule<Double, Double>.number(
         in: Double(scale.indices.lowerBound) / 10...Double(maxLabel * 10 + 9) / 10)
 
+    /// Its value in tenths reads "72.5 kg" (its events, its readout).
+    public static let format = NumberFormat(decimals: 1, unit: "kg")
+
+    public let id: String
+    public let frame: Rect
+    public let dial: Dial
+
     public init(id: String = "ruler", frame: Rect, value: Double = 72.5) {
-        // Home and End go to the first and last label (9.0 and 999.0 kg), the short way round.
-        super.init(
-            id: id, frame: frame,
-            dial: TickDial(scale: Self.scale, index: Int((value * 10).rounded()), snaps: true, clicks: false),
-            keyRange: (Self.minLabel * Self.ticksPerBlock)...(Self.maxLabel * Self.ticksPerBlock))
+        self.id = id
+        self.frame = frame
+        // It snaps and does not click; Home and End go to the first and last label (9.0 and
+        // 999.0 kg), the short way round.
+        dial = Dial(
+            widget: id, scale: Self.scale, index: Int((value * 10).rounded()), snaps: true, click: nil,
+            format: Self.format, keyRange: (Self.minLabel * Self.ticksPerBlock)...(Self.maxLabel * Self.ticksPerBlock))
     }
 
     public var tenths: Int { dial.index }
-    public var value: Double { Double(tenths) / 10 }
-    public var valueText: String { Self.text(tenths: tenths) }
+    public var value: Double { Self.format.value(tenths) }
+    public var valueText: String { Self.format.text(tenths) }
     public var isAnimating: Bool { dial.isMoving }
-
-    public static func text(tenths: Int) -> String { "\(tenths / 10).\(tenths % 10) kg" }
+    /// What its readout shows: tenths, read with `format`.
+    public var readoutValue: ReadoutValue { .number(tenths) }
 
     /// The label of the block whose major tick is tick 10·b.
     public static func label(ofBlock b: Int) -> Int { minLabel + TickScale.mod(b - minLabel, labelCount) }
@@ -51,7 +60,7 @@ public final class WeightRuler: DialWidget, Widget {
     /// to 0.1), the short way round the wrap, and reports the final value at rest. A finger
     /// on the ruler wins, as for keys: the action is then ignored.
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {
-        move(toIndex: try targetTenths(action), at: time, events: &events)
+        dial.move(toIndex: try targetTenths(action), at: time, events: &events)
     }
 
     private func targetTenths(_ action: ActionInput) throws(ActionError) -> Int {
@@ -60,21 +69,11 @@ public final class WeightRuler: DialWidget, Widget {
     }
 
     /// `{"value": kg}`: the value it last rested on (it always rests on a tick).
-    public var savedState: JSONValue? { .object([("value", .number(Double(settled.index) / 10))]) }
+    public var snapshot: JSONValue? { .object([("value", .number(Self.format.value(dial.settled.index)))]) }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let kg = try SavedState(state, of: id, fields: ["value"]).required("value", Self.settableValue)
-        rest(onIndex: Self.scale.index(ofTick: Int((kg * 10).rounded())))
-    }
-
-    /// The ruler reports values; it does not click.
-    override func emit(_ report: DialEvent, into events: inout [SceneEvent]) {
-        guard case let .report(tick, time, final) = report else { return }
-        let tenths = Self.scale.index(ofTick: tick)
-        events.append(
-            SceneEvent(
-                time: time, widget: id, kind: .value(Double(tenths) / 10, text: Self.text(tenths: tenths), final: final)
-            ))
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let kg = try SnapshotFields(snapshot, of: id, fields: ["value"]).required("value", Self.settableValue)
+        dial.rest(onIndex: Self.scale.index(ofTick: Int((kg * 10).rounded())))
     }
 
     // MARK: drawing (seed geometry: major tick to 0.46875·H, minor to 0.3125·H, label 4 pt below)

@@ -144,14 +144,12 @@ public protocol Widget: AnyObject {
     /// bytes instead of its ops.
     var layerOffset: Point { get }
 
-    /// Its settled state as a small JSON object (docs/STATE.md); nil: it keeps none.
-    var savedState: JSONValue? { get }
-    /// Puts back a `savedState` into a widget of a new scene, at rest as if it had settled
+    /// Its part of the scene's snapshot: what it has settled on, as a small JSON object
+    /// (docs/STATE.md); nil: it keeps nothing.
+    var snapshot: JSONValue? { get }
+    /// Puts back a `snapshot` into a widget of a new scene, at rest as if it had settled
     /// there; refuses one it cannot hold (out of range, unknown field), naming the field.
-    func restore(_ state: JSONValue) throws(SnapshotError)
-    /// Once every widget of the scene is restored: one that follows another (a readout) takes
-    /// its value, at rest.
-    func finishRestore()
+    func restore(_ snapshot: JSONValue) throws(SnapshotError)
 }
 
 extension Widget {
@@ -169,9 +167,8 @@ extension Widget {
     public var actions: [String] { [] }
     public func check(_ action: ActionInput) throws(ActionError) {}
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
-    public var savedState: JSONValue? { nil }
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        throw SnapshotError("\(id): this widget keeps no state")
+    public var snapshot: JSONValue? { nil }
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        throw SnapshotError("\(id): this widget keeps no snapshot")
     }
-    public func finishRestore() {}
 }

@@ -1,7 +1,7 @@
 /// The carousel (WIDGETS.md §3, seed 004): a row of items, five cells visible, the centred one
 /// largest; it glides fast, always comes to rest centred on an item, and items are tapped to
 /// the centre, added (tap "Custom") and deleted (swipe up), all animated.
-public final class Carousel: Widget {
+public final class Carousel: ReadoutSource {
     /// Every timed animation here (snap, tap, add, delete), as UIKit's animated scrolls.
     public static let animationDuration = 0.3
     public static let customName = "Custom"
@@ -61,7 +61,7 @@ public final class Carousel: Widget {
     }
 
     /// Rests centred on `selection` among `items`, nothing moving, as if it had settled there
-    /// (a restored state). `made`: items ever made (the next uid, and the next "Item N").
+    /// (a restored snapshot). `made`: items ever made (the next uid, and the next "Item N").
     func reset(items: [CarouselItem], selection: Int, made: Int) {
         self.items = items
         leaving = []
@@ -85,6 +85,8 @@ public final class Carousel: Widget {
     public var count: Int { items.count }
     public var names: [String] { items.map(\.name) }
     public var selectedName: String { selected.name }
+    /// What its label shows.
+    public var readoutValue: ReadoutValue { .text(selectedName) }
     public var contentOffset: Double { axis.offset(at: now) }
 
     /// Item 0 to the last can be centred; beyond, the rubber band.

@@ -8,8 +8,9 @@ import Foundation
 /// is kept, so the label never falls behind continuous input: it shows the last change at most
 /// one running roll plus one roll of the newest change after it arrived.
 ///
-/// As a readout it follows a `source` (the ruler's tenths, the picker's count) instead of
-/// actions, with `decimals` drawn after a point and a `unit`: "72.5 kg" with rolling digits.
+/// As a readout it shows another widget's value, which its scene pushes in (`Readout`,
+/// DigitRoller+Readout.swift), instead of taking actions; its `format` draws decimals after a
+/// point and a unit: "72.5 kg" with rolling digits.
 public final class DigitRoller: Widget {
     public static let maxColumns = 8
     /// Re-laying the columns when one is added (the seed's `layoutCell`).
@@ -23,12 +24,14 @@ public final class DigitRoller: Widget {
     public let frame: Rect
     /// nil: automatic (grow on the left up to `maxColumns`).
     public let fixedColumns: Int?
-    /// Digits after the decimal point: the number counts units of 10^−decimals.
-    public let decimals: Int
-    public let unit: String?
+    /// How its number reads: decimals after a point (the number counts units of 10^−decimals)
+    /// and a unit.
+    public let format: NumberFormat
     public let label: String
-    /// A readout's value; nil for a roller driven by `changeTo`.
-    private let source: (() -> Int)?
+    /// It follows another widget (a readout) instead of taking `changeTo`, and reports nothing.
+    public let isReadout: Bool
+    /// A readout's latest value from its scene; nil until it is given one.
+    var followed: Int?
     /// The number last accepted (the seed's `displayedNumber`): a change to it is refused.
     public private(set) var number: Int
     /// The number the columns roll to now.
@@ -43,27 +46,28 @@ public final class DigitRoller: Widget {
     private var now = 0.0
 
     public init(
-        id: String = "roller", frame: Rect, number: Int = 0, columns: Int? = nil, decimals: Int = 0,
-        unit: String? = nil, label: String = "Number", source: (() -> Int)? = nil
+        id: String = "roller", frame: Rect, number: Int = 0, columns: Int? = nil, format: NumberFormat = NumberFormat(),
+        label: String = "Number", readout: Bool = false
     ) {
         precondition(number >= 0 && RollerPlan.columns(for: number) <= Self.maxColumns, "number out of range")
         self.id = id
         self.frame = frame
-        let places = min(max(decimals, 0), Self.maxColumns - 1)
-        self.decimals = places
+        let places = min(format.decimals, Self.maxColumns - 1)
+        self.format = NumberFormat(decimals: places, unit: format.unit)
         fixedColumns = columns.map { min(max($0, places + 1), Self.maxColumns) }
-        self.unit = unit
         self.label = label
-        self.source = source
-        let start = source?() ?? number
-        self.number = start
-        rollingTo = start
-        reported = start
-        let count = fixedColumns ?? max(RollerPlan.columns(for: start), self.decimals + 1)
-        rows = RollerPlan.digits(of: start, count: count).map { AnimatedValue(Double($0)) }
+        isReadout = readout
+        self.number = number
+        rollingTo = number
+        reported = number
+        let count = fixedColumns ?? max(RollerPlan.columns(for: number), places + 1)
+        rows = RollerPlan.digits(of: number, count: count).map { AnimatedValue(Double($0)) }
         lefts = []  // columnX reads self: every property must be set first
         lefts = (0..<count).map { AnimatedValue(columnX($0, of: count)) }
     }
+
+    /// Digits after the decimal point.
+    public var decimals: Int { format.decimals }
 
     public var columnCount: Int { rows.count }
     /// A bold digit of DejaVu Sans is 0.7 em wide: columns as wide, so digits neither touch nor gap.
@@ -72,7 +76,7 @@ public final class DigitRoller: Widget {
     private var maxColumns: Int { fixedColumns ?? Self.maxColumns }
     /// Room for the decimal point, and for the unit after the digits.
     private var pointWidth: Double { decimals > 0 ? fontSize * 0.3 : 0 }
-    private var unitWidth: Double { unit.map { fontSize * 0.3 + Double($0.count) * fontSize * 0.62 } ?? 0 }
+    private var unitWidth: Double { format.unit.map { fontSize * 0.3 + Double($0.count) * fontSize * 0.62 } ?? 0 }
 
     /// Column i's centre when `count` columns are shown, the whole group centred in the frame.
     private func columnX(_ i: Int, of count: Int) -> Double {
@@ -82,17 +86,10 @@ public final class DigitRoller: Widget {
     }
 
     /// `n` as text: "72.5 kg" for 725 with one decimal and the unit kg.
-    public func text(_ n: Int) -> String {
-        var digits = String(n)
-        if decimals > 0 {
-            digits = String(repeating: "0", count: max(decimals + 1 - digits.count, 0)) + digits
-            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -decimals))
-        }
-        return unit.map { digits + " " + $0 } ?? digits
-    }
+    public func text(_ n: Int) -> String { format.text(n) }
 
     public var isAnimating: Bool {
-        now < busyUntil || waiting != nil || reported != rollingTo || (source.map { $0() != number } ?? false)
+        now < busyUntil || waiting != nil || reported != rollingTo || (followed.map { $0 != number } ?? false)
     }
 
     /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
@@ -112,7 +109,7 @@ public final class DigitRoller: Widget {
 
     // MARK: changes
 
-    public var actions: [String] { source == nil ? ["changeTo"] : [] }
+    public var actions: [String] { isReadout ? [] : ["changeTo"] }
 
     public func check(_ action: ActionInput) throws(ActionError) {
         _ = try change(action)
@@ -136,7 +133,7 @@ public final class DigitRoller: Widget {
     }
 
     /// Not negative, and no more digits than its columns allow.
-    private func canShow(_ n: Int) -> Bool { n >= 0 && RollerPlan.columns(for: n) <= maxColumns }
+    func canShow(_ n: Int) -> Bool { n >= 0 && RollerPlan.columns(for: n) <= maxColumns }
 
     /// The seed's `changeToNumber:interval:animated:` once checked: waits while it rolls.
     private func accept(_ n: Int, animated: Bool, interval: Double?, at time: Double) {
@@ -245,8 +242,8 @@ public final class DigitRoller: Widget {
     /// Plays the waiting change when the roll ends (at that exact time), and reports the
     /// number once it has settled.
     private func update(at time: Double, events: inout [SceneEvent]) {
-        // A readout follows its source (values it cannot show are not taken).
-        if let value = source?(), value != number, canShow(value) {
+        // A readout rolls to its widget's value (values it cannot show are not taken).
+        if let value = followed, value != number, canShow(value) {
             accept(value, animated: true, interval: Self.readoutInterval, at: time)
         }
         while let next = waiting, busyUntil <= time {
@@ -260,19 +257,14 @@ public final class DigitRoller: Widget {
         guard time >= busyUntil, waiting == nil, reported != rollingTo else { return }
         reported = rollingTo
         // A readout's value is reported by the widget it reads.
-        guard source == nil else { return }
+        guard !isReadout else { return }
         events.append(
             SceneEvent(
                 time: min(time, max(busyUntil, 0)), widget: id,
                 kind: .value(Double(reported), text: text(reported), final: true)))
     }
 
-    // MARK: restoring (docs/STATE.md, DigitRoller+State.swift)
-
-    /// A readout follows its source and keeps no number of its own.
-    var isReadout: Bool { source != nil }
-    /// Its source's value, when it can show it.
-    var sourceValue: Int? { source.map { $0() }.flatMap { canShow($0) ? $0 : nil } }
+    // MARK: restoring (docs/STATE.md, DigitRoller+Snapshot.swift)
 
     /// The numbers it is heading through after the settled one, oldest first: the one it rolls
     /// to, then the change waiting. The last is `number`.
@@ -333,7 +325,7 @@ public final class DigitRoller: Widget {
             let x = left(decimals - 1) - columnWidth / 2 - pointWidth / 2
             list.text(".", x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
         }
-        if let unit, !lefts.isEmpty {
+        if let unit = format.unit, !lefts.isEmpty {
             let ones = left(0)
             list.text(
                 unit, x: ones + columnWidth / 2 + fontSize * 0.3, y: frame.midY, size: fontSize, align: .left,

@@ -1,10 +1,11 @@
 /// What a restart keeps of a digit roller (docs/STATE.md). A roller keeps its settled number
 /// and its queue; restored, it lands at rest on the last number of the queue (the newest
 /// accepted change), as if its rolls had ended while the server was down. A readout keeps only
-/// its column count and takes its source's value, at rest, once the scene is restored.
+/// its column count; once the scene is restored it settles on its widget's value
+/// (`Readout.settle(on:)`).
 extension DigitRoller {
     /// The roller: `{"number": settled, "queue": [n, …], "columns": c}`; a readout `{"columns": c}`.
-    public var savedState: JSONValue? {
+    public var snapshot: JSONValue? {
         let columns: (String, JSONValue) = ("columns", .number(Double(columnCount)))
         guard !isReadout else { return .object([columns]) }
         return .object([
@@ -12,8 +13,9 @@ extension DigitRoller {
         ])
     }
 
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let saved = try SavedState(state, of: id, fields: isReadout ? ["columns"] : ["number", "queue", "columns"])
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let saved = try SnapshotFields(
+            snapshot, of: id, fields: isReadout ? ["columns"] : ["number", "queue", "columns"])
         let widest = columnRange(for: 0).upperBound
         let shown = FieldRule<Double, Int>.integer(in: 0...(0..<widest).reduce(1) { n, _ in n * 10 } - 1)
         let columns = try saved.required("columns", .integer(in: columnRange(for: 0)))
@@ -35,11 +37,5 @@ extension DigitRoller {
             landing = n
         }
         settle(on: landing, columns: max(columns, columnRange(for: landing).lowerBound))
-    }
-
-    /// A readout takes its source's value now, at rest, on no fewer columns than it had.
-    public func finishRestore() {
-        guard let n = sourceValue else { return }
-        settle(on: n, columns: max(columnCount, columnRange(for: n).lowerBound))
     }
 }

@@ -3,7 +3,7 @@
 extension Carousel {
     /// `{"items": [{"id", "name", "icon"}, …], "selected": index, "made": n}`. Items added or
     /// deleted count at once; the selection is the settled one (it follows its item).
-    public var savedState: JSONValue? {
+    public var snapshot: JSONValue? {
         .object([
             (
                 "items",
@@ -21,13 +21,13 @@ extension Carousel {
 
     /// Refuses what the carousel could never hold: no items or over `maxItems`, a name an add
     /// would refuse, ids repeated or not below `made`, "Custom" anywhere but last.
-    public func restore(_ state: JSONValue) throws(SnapshotError) {
-        let saved = try SavedState(state, of: id, fields: ["items", "selected", "made"])
+    public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
+        let saved = try SnapshotFields(snapshot, of: id, fields: ["items", "selected", "made"])
         let list = try saved.required("items", FieldRule<[JSONValue], [JSONValue]>.list(count: 1...Self.maxItems))
         let made = try saved.required("made", .integer(in: 0...Int(Int32.max)))
         var restored: [CarouselItem] = []
         for (i, json) in list.enumerated() {
-            let item = try SavedState(json, of: "\(id): items[\(i)]", fields: ["id", "name", "icon"])
+            let item = try SnapshotFields(json, of: "\(id): items[\(i)]", fields: ["id", "name", "icon"])
             let uid = try item.required("id", .integer(in: 0...max(made - 1, 0)))
             let name = try item.required("name", .string(length: 1...32))
             let icon = try item.required("icon", .oneOf(CarouselIcon.allCases.map { ($0.rawValue, $0) }))

@@ -1,0 +1,112 @@
+/// The part of a dial widget (the ruler, the picker) that is the same for each: input and time
+/// go to its `TickDial`, keys step it, and what the dial reports becomes scene events. What
+/// differs is given as values: the scale, whether it snaps, the haptic it clicks with (if any)
+/// and how its value reads. A widget owns one (`DialOwner`) and draws and describes itself.
+public final class Dial {
+    /// The widget it belongs to, named in its events.
+    let widget: String
+    private(set) var ticks: TickDial
+    /// How an index reads in value events.
+    let format: NumberFormat
+    /// Each tick crossed is a `moved` event and a haptic of this style; nil: it does not click.
+    let click: String?
+    /// Where Home and End go (indices).
+    let keyRange: ClosedRange<Int>
+    /// Content offset under the centre as of the latest call (tests set it to draw any offset).
+    var contentOffset: Double
+    /// The index under the centre as of the latest call (kept: readouts ask for it every frame,
+    /// and reading it from `ticks` copies the whole dial).
+    private(set) var index: Int
+    /// Scene time of the latest call.
+    private(set) var now = 0.0
+    /// When a tick was last crossed (the picker's pulse starts there).
+    private(set) var lastCrossing = -Double.infinity
+    /// The index it last came to rest on and the offset there: what a restart keeps.
+    private(set) var settled: (index: Int, offset: Double)
+
+    /// At rest on `index`; `snaps`: rests on ticks only.
+    init(
+        widget: String, scale: TickScale, index: Int, snaps: Bool, click: String?, format: NumberFormat,
+        keyRange: ClosedRange<Int>
+    ) {
+        self.widget = widget
+        ticks = TickDial(scale: scale, index: index, snaps: snaps, clicks: click != nil)
+        self.format = format
+        self.click = click
+        self.keyRange = keyRange
+        contentOffset = ticks.offset(at: 0)
+        self.index = ticks.index
+        settled = (self.index, contentOffset)
+    }
+
+    var scale: TickScale { ticks.scale }
+    var snaps: Bool { ticks.snaps }
+    var isMoving: Bool { ticks.isMoving }
+
+    func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) {
+        var reports: [DialEvent] = []
+        ticks.pointer(input, at: time, into: &reports)
+        say(reports, at: time, into: &events)
+    }
+
+    func wheel(_ input: WheelInput, page: Double, at time: Double, events: inout [SceneEvent]) {
+        var reports: [DialEvent] = []
+        ticks.wheel(input, page: page, at: time, into: &reports)
+        say(reports, at: time, into: &events)
+    }
+
+    /// Returns false for a key that is not a `KeyStep`.
+    func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
+        guard let step = KeyStep.step(for: key) else { return false }
+        var reports: [DialEvent] = []
+        ticks.step(step, first: keyRange.lowerBound, last: keyRange.upperBound, at: time, into: &reports)
+        say(reports, at: time, into: &events)
+        return true
+    }
+
+    func advance(to time: Double, events: inout [SceneEvent]) {
+        var reports: [DialEvent] = []
+        ticks.advance(to: time, into: &reports)
+        say(reports, at: time, into: &events)
+    }
+
+    /// Eases to the tick standing for `index` (`setValue`); a finger on the dial wins.
+    func move(toIndex index: Int, at time: Double, events: inout [SceneEvent]) {
+        var reports: [DialEvent] = []
+        ticks.move(toIndex: index, at: time, into: &reports)
+        say(reports, at: time, into: &events)
+    }
+
+    /// Rests on `index` (at `offset`, inside its tick's cell, for a dial that stops between
+    /// ticks) as if it had settled there: a restored snapshot.
+    func rest(onIndex index: Int, offset: Double? = nil) {
+        ticks = TickDial(scale: ticks.scale, index: index, offset: offset, snaps: ticks.snaps, clicks: ticks.clicks)
+        contentOffset = ticks.offset(at: now)
+        self.index = ticks.index
+        settled = (self.index, contentOffset)
+    }
+
+    /// Catches up with the dial at `time` and says what it reported: each tick crossed as
+    /// `moved` then the click's haptic, each report as a value.
+    private func say(_ reports: [DialEvent], at time: Double, into events: inout [SceneEvent]) {
+        now = time
+        contentOffset = ticks.offset(at: time)
+        index = ticks.index
+        for report in reports {
+            switch report {
+            case let .crossed(tick, at):
+                lastCrossing = at
+                guard let click else { continue }
+                events.append(SceneEvent(time: at, widget: widget, kind: .moved(scale.index(ofTick: tick))))
+                events.append(SceneEvent(time: at, widget: widget, kind: .haptic(click)))
+            case let .report(tick, at, final):
+                let value = scale.index(ofTick: tick)
+                if final { settled = (value, contentOffset) }
+                events.append(
+                    SceneEvent(
+                        time: at, widget: widget,
+                        kind: .value(format.value(value), text: format.text(value), final: final)))
+            }
+        }
+    }
+}
