@@ -350,6 +350,31 @@ struct CarouselRun {
         }
     }
 
+    @Test("an added name is 1–32 characters and at most 128 bytes: one character of 16,001 bytes is refused")
+    func nameBytes() {
+        let refusal = ActionError(
+            #"add on "carousel": args.name must be a string of 1–32 characters and at most 128 bytes in UTF-8"#)
+        func add(_ name: String) -> ActionInput {
+            ActionInput(widget: "carousel", name: "add", args: ["name": .string(name)])
+        }
+        var run = CarouselRun()
+        // A letter and 8,000 combining marks: one character (a grapheme cluster), 16,001 bytes.
+        let heavy = "e" + String(repeating: "\u{301}", count: 8000)
+        #expect(heavy.count == 1 && heavy.utf8.count == 16_001)
+        #expect(throws: refusal) { try run.scene.check(add(heavy)) }
+        let over = "abc" + String(repeating: "\u{301}", count: 63)
+        #expect(over.count == 3 && over.utf8.count == 129)
+        #expect(throws: refusal) { try run.scene.check(add(over)) }
+        #expect(throws: refusal) { try run.scene.check(add(String(repeating: "a", count: 33))) }
+        // Exactly at the byte bound: 32 characters of 4 bytes, and 2 characters of 128 bytes.
+        let emoji = String(repeating: "😀", count: 32)
+        let marked = "ab" + String(repeating: "\u{301}", count: 63)
+        #expect(emoji.utf8.count == 128 && marked.utf8.count == 128 && marked.count == 2)
+        run.action("add", ["name": .string(emoji)], at: 0)
+        run.action("add", ["name": .string(marked)], at: 1)
+        #expect(run.carousel.names.suffix(3) == [emoji, marked, "Custom"])
+    }
+
     @Test("semantics: a listbox whose options are the items, the selected one marked, each at its cell")
     func semantics() throws {
         var run = CarouselRun()

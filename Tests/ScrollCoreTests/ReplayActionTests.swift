@@ -80,6 +80,6 @@ import Testing
                 .hasPrefix(#"trace.jsonl:2: "args" must be an object of at most 16 arguments"#) == true)
         #expect(
             error(#"{"t": 0, "type": "action", "action": "setValue", "widget": 3}"#)
-                == #"trace.jsonl:2: "widget" must be a string of 1–64 characters"#)
+                == #"trace.jsonl:2: "widget" must be a string of 1–64 characters and at most 256 bytes in UTF-8"#)
     }
 }

@@ -194,7 +194,7 @@ import Testing
                 == "\"deltaMode\" must be an integer in 0…2")
         #expect(
             error("{\"t\": 0, \"type\": \"down\", \"x\": 1, \"y\": 1, \"client\": \"\"}")?.message
-                == "\"client\" must be a string of 1–64 characters, not \"\"")
+                == "\"client\" must be a string of 1–64 characters and at most 256 bytes in UTF-8, not \"\"")
     }
 
     @Test("every golden trace parses")

@@ -340,6 +340,14 @@ struct SceneSnapshotTests {
                 "roller: columns must be an integer in 1…8"
             ),
             ("roller", snapshotText("roller", #"{"rollerPlus1":{}}"#), "rollerPlus1: this widget keeps no snapshot"),
+            (
+                "carousel",
+                snapshotText(
+                    "carousel",
+                    #"{"carousel":{"items":[{"id":0,"name":"e\#(String(repeating: "\u{301}", count: 64))","icon":"sun"},{"id":1,"name":"Custom","icon":"custom"}],"selected":0,"made":6}}"#
+                ),
+                "carousel: items[0]: name must be a string of 1–32 characters and at most 128 bytes in UTF-8"
+            ),
         ]
         for c in cases {
             #expect(try refusal(c.scene, c.text) == c.reason, "\(c.text)")

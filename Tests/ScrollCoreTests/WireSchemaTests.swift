@@ -96,11 +96,28 @@ import Testing
     func strings() throws {
         #expect(
             refusal(Self.message("key", "key", #""""#))?.message
-                == #"key.key must be a string of 1–32 characters, not """#)
+                == #"key.key must be a string of 1–32 characters and at most 128 bytes in UTF-8, not """#)
         #expect(
             refusal(Self.message("key", "key", String(repeating: "k", count: 33).debugDescription))?.code == .badMessage
         )
-        #expect(refusal(Self.message("key", "key", "7"))?.message == "key.key must be a string of 1–32 characters")
+        #expect(
+            refusal(Self.message("key", "key", "7"))?.message
+                == "key.key must be a string of 1–32 characters and at most 128 bytes in UTF-8")
+        // A key of one character (a letter and 8,000 combining marks) is 16,001 bytes: refused, and
+        // the refusal quotes at most 40 characters and 160 bytes of it.
+        let heavy = "e" + String(repeating: "\u{301}", count: 8000)
+        let keyRefusal = try #require(refusal(Self.message("key", "key", "\"\(heavy)\"")))
+        #expect(
+            keyRefusal.message.hasPrefix(
+                "key.key must be a string of 1–32 characters and at most 128 bytes in UTF-8, not \""))
+        #expect(keyRefusal.message.utf8.count <= 100 + 160, "\(keyRefusal.message.utf8.count) B")
+        let typeRefusal = try #require(refusal(#"{"type":"\#(heavy)"}"#))
+        #expect(typeRefusal.code == .unknownType && typeRefusal.message.utf8.count <= 30 + 160)
+        // pointerType: 0–32 characters ("" when the browser cannot tell), at most 128 bytes.
+        #expect(refusal(Self.message("pointer", "pointerType", #""""#)) == nil)
+        #expect(
+            refusal(Self.message("pointer", "pointerType", "\"\(heavy)\""))?.message.hasPrefix(
+                "pointer.pointerType must be a string of 0–32 characters and at most 128 bytes in UTF-8") == true)
         #expect(
             refusal(Self.message("pointer", "phase", #""hover""#))?.message
                 == #"pointer.phase must be one of down, move, up, cancel, not "hover""#)
@@ -213,10 +230,13 @@ import Testing
         arguments: [
             (#"{"type":"action","widget":"ruler","t":1}"#, "action.action is required"),
             (#"{"type":"action","action":7,"t":1}"#, "action.action must be a string of 1–64 characters"),
-            (#"{"type":"action","action":"","t":1}"#, #"action.action must be a string of 1–64 characters, not """#),
+            (
+                #"{"type":"action","action":"","t":1}"#,
+                #"action.action must be a string of 1–64 characters and at most 256 bytes in UTF-8, not """#
+            ),
             (
                 #"{"type":"action","widget":"","action":"a","t":1}"#,
-                #"action.widget must be a string of 1–64 characters, not """#
+                #"action.widget must be a string of 1–64 characters and at most 256 bytes in UTF-8, not """#
             ),
             (
                 #"{"type":"action","widget":false,"action":"a","t":1}"#,
@@ -247,6 +267,27 @@ import Testing
         #expect(refusal(action(#"{"v":[[[1]]]}"#)) == nil)
         #expect(refusal(action(#"{"v":{"w":{"x":[1]}}}"#)) == nil)
         #expect(refusal(action(#"{"v":{"w":{"x":[[1]]}}}"#))?.code == .badMessage)
+    }
+
+    @Test("strings in args are at most 256 bytes at any depth; a carousel name of one 16 KB character is refused")
+    func argsBytes() {
+        func action(_ args: String) -> String { #"{"type":"action","action":"a","args":\#(args),"t":1}"# }
+        let expectation =
+            "action.args must be an object of at most 16 arguments, named by 1–64 characters and at most 256 bytes "
+            + "in UTF-8, nested at most 4 deep, with no string in it over 256 bytes in UTF-8"
+        // One character, 16,001 bytes: under the message's 16 KiB, so the rule is what refuses it.
+        let heavy = "e" + String(repeating: "\u{301}", count: 8000)
+        let text = #"{"type":"action","widget":"carousel","action":"add","args":{"name":"\#(heavy)"},"t":1}"#
+        #expect(text.utf8.count < ClientMessageLimits.maxBytes)
+        #expect(refusal(text)?.message == expectation)
+        let bytes256 = String(repeating: "é", count: 128), bytes257 = bytes256 + "x"
+        #expect(refusal(action(#"{"v":"\#(bytes256)"}"#)) == nil)
+        #expect(refusal(action(#"{"v":"\#(bytes257)"}"#))?.message == expectation)
+        #expect(refusal(action(#"{"v":[{"w":"\#(bytes257)"}]}"#))?.message == expectation, "nested values")
+        #expect(refusal(action(#"{"v":{"\#(bytes257)":1}}"#))?.message == expectation, "nested names")
+        // An argument's name: 64 characters, 256 bytes; one more byte is refused.
+        #expect(refusal(action(#"{"\#(String(repeating: "😀", count: 64))":1}"#)) == nil)
+        #expect(refusal(action(#"{"e\#(String(repeating: "\u{301}", count: 128))":1}"#))?.message == expectation)
     }
 
     @Test("an action message maps to the scene's action input")

@@ -52,7 +52,7 @@ extension ClientMessage {
                     : Point(
                         x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate))
                 self = .hover(at: at, t: try c.required("t", FieldRules.clientTime))
-            default: throw ProtocolError(.unknownType, "unknown message type \"\(type.prefix(40))\"")
+            default: throw ProtocolError(.unknownType, "unknown message type \"\(type.excerpt(40))\"")
             }
         } catch let e as FieldError {
             throw FieldError(field: "\(type).\(e.field)", e.problem)
@@ -83,7 +83,7 @@ extension ClientMessage.Pointer {
     init(_ c: JSONFields) throws(FieldError) {
         phase = try c.required("phase", FieldRules.pointerPhase)
         id = try c.required("id", FieldRules.pointerID)
-        pointerType = try c.optional("pointerType", FieldRules.text) ?? "mouse"
+        pointerType = try c.optional("pointerType", FieldRules.pointerType) ?? "mouse"
         samples = [
             ClientMessage.Sample(
                 x: try c.required("x", FieldRules.coordinate), y: try c.required("y", FieldRules.coordinate),

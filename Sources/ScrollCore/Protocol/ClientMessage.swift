@@ -78,6 +78,8 @@ public enum ClientMessageLimits {
     /// An action's `args`: a few small values, not a payload.
     public static let maxArgs = 16
     public static let maxArgsDepth = 4
+    /// Any string in `args`, at any depth (values and the names of nested objects).
+    public static let maxArgStringBytes = 256
 }
 
 extension ClientMessage {

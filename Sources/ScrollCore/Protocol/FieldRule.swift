@@ -97,11 +97,10 @@ extension FieldRule where Raw == Double, Value == Int {
 }
 
 extension FieldRule where Raw == String, Value == String {
-    /// Length in characters (what a person counts).
+    /// Bounded in characters and in bytes (`TextLength`).
     public static func string(length: ClosedRange<Int>) -> Self {
-        Self("a string of \(length.lowerBound)–\(length.upperBound) characters") {
-            length.contains($0.count) ? $0 : nil
-        }
+        let bound = TextLength(length)
+        return Self("a string of \(bound)") { bound.admits($0) ? $0 : nil }
     }
 
     /// Room and scene names: safe in file names and URLs.

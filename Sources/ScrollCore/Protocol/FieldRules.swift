@@ -15,14 +15,23 @@ public enum FieldRules {
     public static let keyName = FieldRule<String, String>.string(length: 1...32)
     public static let widgetID = FieldRule<String, String>.string(length: 1...64)
     public static let actionName = FieldRule<String, String>.string(length: 1...64)
+    /// The name of each of an action's arguments.
+    public static let argumentName = TextLength(1...64)
+    /// Strings in arguments are a widget's to bound (the carousel's names: 32 characters); this
+    /// bound holds for all of them, so nothing an action carries is large.
     public static let actionArgs = FieldRule<[String: JSONValue], [String: JSONValue]>(
-        "an object of at most \(ClientMessageLimits.maxArgs) arguments, named by 1–64 characters, "
-            + "nested at most \(ClientMessageLimits.maxArgsDepth) deep"
+        "an object of at most \(ClientMessageLimits.maxArgs) arguments, named by \(argumentName), "
+            + "nested at most \(ClientMessageLimits.maxArgsDepth) deep, "
+            + "with no string in it over \(ClientMessageLimits.maxArgStringBytes) bytes in UTF-8"
     ) { args in
-        args.count <= ClientMessageLimits.maxArgs && args.allSatisfy { (1...64).contains($0.key.count) }
-            && args.values.allSatisfy { $0.depth < ClientMessageLimits.maxArgsDepth } ? args : nil
+        args.count <= ClientMessageLimits.maxArgs && args.keys.allSatisfy { argumentName.admits($0) }
+            && args.values.allSatisfy {
+                $0.depth < ClientMessageLimits.maxArgsDepth && $0.longestString <= ClientMessageLimits.maxArgStringBytes
+            } ? args : nil
     }
     public static let text = FieldRule<String, String>("a string") { $0 }
+    /// `PointerEvent.pointerType`: "mouse", "pen", "touch", or "" when the browser cannot tell.
+    public static let pointerType = FieldRule<String, String>.string(length: 0...32)
     public static let themeName = FieldRule<String, String>.oneOf(Theme.all.map { ($0.name, $0.name) })
 
     /// The raw `coalesced` list; each item is then checked with `sample`.

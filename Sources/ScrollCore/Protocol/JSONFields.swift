@@ -11,7 +11,7 @@ public struct JSONFields: Sendable {
         // Wrong JSON type (a boolean for a number, …).
         guard let raw = Raw(json: json) else { throw FieldError(field: name, .invalid(rule.expectation)) }
         guard let value = rule.validate(raw) else {
-            let given = (raw as? String).map { ", not \"\($0.prefix(40))\"" } ?? ""
+            let given = (raw as? String).map { ", not \"\($0.excerpt(40))\"" } ?? ""
             throw FieldError(field: name, .invalid(rule.expectation + given))
         }
         return value

@@ -29,6 +29,16 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The most UTF-8 bytes any string in it takes, object keys included (0 when it holds none).
+    public var longestString: Int {
+        switch self {
+        case .string(let s): s.utf8.count
+        case .array(let items): items.map(\.longestString).max() ?? 0
+        case .object(let fields): fields.map { max($0.0.utf8.count, $0.1.longestString) }.max() ?? 0
+        default: 0
+        }
+    }
+
     /// An object with its keys sorted, so output does not depend on dictionary order.
     public static func sorted(_ fields: [String: JSONValue]) -> JSONValue {
         .object(fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })

@@ -16,7 +16,7 @@ extension Scene {
         for (id, saved) in snapshot.widgets {
             guard let w = widget(id) else {
                 throw SnapshotError(
-                    "no widget \"\(id.prefix(64))\" in scene \"\(name)\" (widgets: \(widgets.map(\.id).joined(separator: ", ")))"
+                    "no widget \"\(id.excerpt(64))\" in scene \"\(name)\" (widgets: \(widgets.map(\.id).joined(separator: ", ")))"
                 )
             }
             try w.restore(saved)

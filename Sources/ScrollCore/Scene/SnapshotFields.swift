@@ -10,7 +10,7 @@ public struct SnapshotFields {
         self.owner = owner
         fields = Dictionary(pairs, uniquingKeysWith: { first, _ in first })
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
-            throw SnapshotError("\(owner): unknown field \"\(unknown.prefix(64))\"")
+            throw SnapshotError("\(owner): unknown field \"\(unknown.excerpt(64))\"")
         }
     }
 

@@ -39,6 +39,6 @@ public struct SceneCatalog: Sendable {
 
     /// The refusal for an unknown name: names the one asked for and every one there is.
     public func unknown(_ name: String) -> String {
-        "no scene \"\(name.prefix(64))\" (scenes: \(names.joined(separator: ", ")))"
+        "no scene \"\(name.excerpt(64))\" (scenes: \(names.joined(separator: ", ")))"
     }
 }

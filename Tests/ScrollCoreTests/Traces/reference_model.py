@@ -621,7 +621,10 @@ class Carousel:
             return isinstance(k, int) and not isinstance(k, bool) and self.delete(k, t)
         if name == "add":
             n = args.get("name")
-            if n is not None and not (isinstance(n, str) and 1 <= len(n) <= 32): return False
+            # docs/PROTOCOL.md: 1–32 characters and at most 128 bytes of UTF-8 (Python counts code
+            # points, not characters: the traces' names are one code point a character).
+            if n is not None and not (isinstance(n, str) and 1 <= len(n) <= 32 and len(n.encode()) <= 128):
+                return False
             return self.add(n, t)
         return False
 

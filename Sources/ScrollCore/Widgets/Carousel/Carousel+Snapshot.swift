@@ -29,7 +29,7 @@ extension Carousel {
         for (i, json) in list.enumerated() {
             let item = try SnapshotFields(json, of: "\(id): items[\(i)]", fields: ["id", "name", "icon"])
             let uid = try item.required("id", .integer(in: 0...max(made - 1, 0)))
-            let name = try item.required("name", .string(length: 1...32))
+            let name = try item.required("name", Self.itemName)
             let icon = try item.required("icon", .oneOf(CarouselIcon.allCases.map { ($0.rawValue, $0) }))
             guard uid < made, !restored.contains(where: { $0.uid == uid }) else {
                 throw SnapshotError("\(id): items[\(i)].id \(uid) is repeated or not below made (\(made))")

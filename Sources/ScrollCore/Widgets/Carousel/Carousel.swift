@@ -7,6 +7,9 @@ public final class Carousel: ReadoutSource {
     public static let customName = "Custom"
     /// A bound on what add can grow the row to (the protocol must not grow memory for ever).
     public static let maxItems = 50
+    /// An item's name (add, a stored snapshot): it is in every semantics message, every frame
+    /// that shows it and the snapshot, so its bytes are bounded as well as its characters.
+    public static let itemName = FieldRule<String, String>.string(length: 1...32)
 
     public let id: String
     public let frame: Rect
@@ -276,7 +279,7 @@ public final class Carousel: ReadoutSource {
             throw ActionError("add on \"\(id)\": the carousel holds at most \(Self.maxItems) items")
         }
         guard let name = action.args["name"], name != .null else { return nil }
-        return try action.argument("name", .string(length: 1...32), on: id)
+        return try action.argument("name", Self.itemName, on: id)
     }
 
     private func deletable(_ action: ActionInput) throws(ActionError) -> Int {
