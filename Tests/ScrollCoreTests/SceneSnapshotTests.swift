@@ -354,6 +354,17 @@ struct SceneSnapshotTests {
         }
     }
 
+    @Test("a stored snapshot over 32 KiB is refused before it is read, naming its size and the limit")
+    func overTheByteLimit() throws {
+        let valid = #"{"format":1,"scene":"ruler","widgets":{"ruler":{"value":80.3}}}"#
+        let padded = valid + String(repeating: " ", count: 32 * 1024 - valid.utf8.count)
+        #expect(try refusal("ruler", padded + " ") == "the snapshot is 32769 bytes; the limit is 32768")
+        // At the limit it is read (JSON allows the trailing spaces).
+        let scene = try #require(SceneCatalog.standard.make("ruler"))
+        try scene.restore(SceneSnapshot(parsing: padded))
+        #expect(try ruler(scene).value == 80.3)
+    }
+
     @Test("only a new scene is restored")
     func onlyANewScene() throws {
         let scene = try settled("ruler", [(action("ruler", "setValue", ["value": 80.3]), 1)])
