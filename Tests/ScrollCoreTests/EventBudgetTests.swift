@@ -2,7 +2,7 @@ import Testing
 
 @testable import ScrollCore
 
-/// docs/PROTOCOL.md, `events`: at most 32 `moved` and 32 `haptic` per widget in one message.
+/// docs/PROTOCOL.md, `events`: at most 32 events of each type per widget in one message.
 @Suite("Event budget of one events message")
 struct EventBudgetTests {
     /// The picker swung across all 101 ticks at one instant (0 … 100), as one wheel message can.
@@ -41,6 +41,26 @@ struct EventBudgetTests {
         let bounded = EventBudget.bounded(events)
         #expect(bounded.filter { $0.0.widget == "a" }.count == 40)
         #expect(bounded.filter { $0.0.widget == "b" }.count == 64)
+    }
+
+    @Test("a late tick catching up on a glide: 200 moving values and the final one, the first 31 and the final")
+    func values() {
+        let moving = (0..<200).map { i in
+            SceneEvent(time: Double(i) * 0.016, widget: "ruler", kind: .value(Double(i), text: "\(i)", final: false))
+        }
+        let final = SceneEvent(time: 3.3, widget: "ruler", kind: .value(200, text: "200", final: true))
+        let bounded = EventBudget.bounded(moving + [final])
+        #expect(bounded.map(\.0) == Array(moving.prefix(31)) + [final])
+        #expect(bounded.allSatisfy { $0.count == 1 })
+    }
+
+    @Test("every type is budgeted: 40 added in one message keep the first 31 and the newest; 32 are all kept")
+    func everyType() {
+        let added = (0..<40).map { i in
+            SceneEvent(time: 1, widget: "carousel", kind: .added(index: i, name: "Item \(i)"))
+        }
+        #expect(EventBudget.bounded(added).map(\.0) == Array(added.prefix(31)) + [added[39]])
+        #expect(EventBudget.bounded(Array(added.prefix(32))).map(\.0) == Array(added.prefix(32)))
     }
 
     @Test("on the wire a haptic standing for several carries count; the others none")

@@ -68,24 +68,37 @@ public enum ServerMessage {
 extension SceneEvent {
     /// Also the event format of `widget-replay`'s output.
     public var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("t", .number(time)), ("widget", .string(widget))]
+        var fields: [(String, JSONValue)] = [
+            ("t", .number(time)), ("widget", .string(widget)), ("type", .string(kind.type)),
+        ]
         switch kind {
         case let .value(v, text, final):
-            fields += [("type", "value"), ("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
+            fields += [("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
         case let .moved(value):
-            fields += [("type", "moved"), ("value", .number(Double(value)))]
-        case let .selected(index, name):
-            fields += [("type", "selected"), ("index", .number(Double(index))), ("name", .string(name))]
-        case let .added(index, name):
-            fields += [("type", "added"), ("index", .number(Double(index))), ("name", .string(name))]
-        case let .deleted(index, name):
-            fields += [("type", "deleted"), ("index", .number(Double(index))), ("name", .string(name))]
+            fields += [("value", .number(Double(value)))]
+        case let .selected(index, name), let .added(index, name), let .deleted(index, name):
+            fields += [("index", .number(Double(index))), ("name", .string(name))]
         case let .haptic(style):
-            fields += [("type", "haptic"), ("style", .string(style))]
+            fields += [("style", .string(style))]
         case let .announcement(text):
-            fields += [("type", "announce"), ("text", .string(text))]
+            fields += [("text", .string(text))]
         }
         return .object(fields)
+    }
+}
+
+extension SceneEvent.Kind {
+    /// The event's `type` on the wire.
+    public var type: String {
+        switch self {
+        case .value: "value"
+        case .moved: "moved"
+        case .selected: "selected"
+        case .added: "added"
+        case .deleted: "deleted"
+        case .haptic: "haptic"
+        case .announcement: "announce"
+        }
     }
 }
 
