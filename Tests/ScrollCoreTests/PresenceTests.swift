@@ -120,6 +120,20 @@ import Testing
         #expect(solo.bytes.isEmpty)
     }
 
+    @Test("at most 64 dots: those of the first clients in join order with a pointer over the scene")
+    func dotsCap() throws {
+        var p = Presence()
+        for i in 1...100 { p.join("c\(i)") }
+        // c1 never hovers: the 64 dots are c2 … c65's.
+        for i in 2...100 { _ = p.track(hover(Double(i), 200), from: "c\(i)") }
+        var list = DisplayList()
+        p.render(holders: [], into: &list)
+        let owners = try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
+            if case .owner(let id) = op { id } else { nil }
+        }
+        #expect(owners == (2...65).map { "c\($0)" })
+    }
+
     @Test("the owner op: a byte count and the UTF-8 id; an empty id ends the run")
     func ownerOp() throws {
         var list = DisplayList()

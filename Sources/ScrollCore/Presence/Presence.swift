@@ -16,6 +16,10 @@ public struct Presence: Sendable {
     public static let dotRadius = 5.0
     /// A white ring around the dot keeps it visible over any colour.
     public static let ringRadius = 7.0
+    /// Dots drawn: those of the first clients in join order with a pointer over the scene.
+    /// Every frame goes to everyone, so a crowded room's must not grow with it (a dot is ≤ 60
+    /// bytes); far more than a canvas can show apart.
+    public static let maxDots = 64
 
     public struct Member: Sendable, Equatable {
         public let client: String
@@ -73,8 +77,8 @@ public struct Presence: Sendable {
     }
 
     /// The presence layer: an outline just inside each held widget's frame in its holder's
-    /// colour (when the room is shared: alone, whose it is goes without saying), then every
-    /// client's dot, owned by that client.
+    /// colour (when the room is shared: alone, whose it is goes without saying), then each
+    /// client's dot (at most `maxDots`), owned by that client.
     public func render(holders: [(frame: Rect, client: String)], into list: inout DisplayList) {
         let w = Self.outlineWidth
         for (f, client) in holders where members.count > 1 {
@@ -85,7 +89,7 @@ public struct Presence: Sendable {
             list.fillRect(Rect(x: f.x, y: f.y + w, width: w, height: f.height - 2 * w))
             list.fillRect(Rect(x: f.x + f.width - w, y: f.y + w, width: w, height: f.height - 2 * w))
         }
-        for m in members {
+        for m in members.lazy.filter({ $0.cursor != nil }).prefix(Self.maxDots) {
             guard let at = m.cursor else { continue }
             // Saved and restored inside the run: the page that skips it keeps the same state.
             list.owner(m.client)
