@@ -365,6 +365,14 @@ struct SceneSnapshotTests {
         #expect(try ruler(scene).value == 80.3)
     }
 
+    @Test("the largest snapshot a scene writes (50 items, the longest names, the largest ids) is under 18 KiB")
+    func largestSnapshot() throws {
+        let scene = try MessageSizeTests.fullDemo()
+        let text = scene.snapshot().text
+        #expect(text.utf8.count <= 18 * 1024, "\(text.utf8.count) B")
+        expectSameLook(scene, try restored(from: scene))
+    }
+
     @Test("only a new scene is restored")
     func onlyANewScene() throws {
         let scene = try settled("ruler", [(action("ruler", "setValue", ["value": 80.3]), 1)])
