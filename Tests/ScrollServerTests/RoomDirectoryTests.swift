@@ -235,4 +235,23 @@ struct RoomDirectoryTests {
         #expect(d.dormantNames == [])
         #expect(d.settleAll(wall: 200) == [])
     }
+
+    @Test("new rooms per address: 120 at once, then one a second; joining a room that exists is never limited")
+    func creationRate() throws {
+        let d = directory(maxRooms: 1000)
+        func join(_ name: String, from address: String, now: Double) -> ProtocolError? {
+            let (result, _) = d.join(name, scene: "ruler", client: 1, from: address, now: now, wall: 1000)
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        for i in 0..<120 { #expect(join("a\(i)", from: "192.0.2.1", now: 0) == nil) }
+        let refused = join("a120", from: "192.0.2.1", now: 0)
+        #expect(refused?.code == .rateLimited)
+        #expect(refused?.message.contains("too many new rooms from your address") == true)
+        #expect(refused?.code.closeCode == 1013, "fatal, try again later")
+        #expect(join("a0", from: "192.0.2.1", now: 0) == nil, "an existing room")
+        #expect(join("b0", from: "192.0.2.2", now: 0) == nil, "another address")
+        #expect(join("a121", from: "192.0.2.1", now: 0.999) != nil)
+        #expect(join("a122", from: "192.0.2.1", now: 1.0) == nil, "one token back after 1 s")
+    }
 }

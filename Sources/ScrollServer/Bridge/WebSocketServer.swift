@@ -127,7 +127,8 @@ public final class WebSocketServer: @unchecked Sendable {
             nextClientID += 1
             rs_session_id(user).pointee = id
             connections[id] = Connection(wsi: wsi)
-            board.connected(id)
+            var peer = [CChar](repeating: 0, count: 64)
+            board.connected(id, address: lws_get_peer_simple(wsi, &peer, peer.count).map { String(cString: $0) } ?? "")
         case LWS_CALLBACK_RECEIVE:
             guard let id = clientID(user) else { return -1 }
             receive(id, input, len)

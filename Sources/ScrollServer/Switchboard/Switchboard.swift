@@ -9,6 +9,8 @@ package final class Switchboard {
     package struct Client {
         package let session: ClientSession
         package var outbound: OutboundQueue
+        /// The peer's address (new rooms are rate-limited per address).
+        package let address: String
     }
 
     let config: ServerConfig
@@ -79,11 +81,11 @@ package final class Switchboard {
 
     // MARK: what the transport reports
 
-    package func connected(_ id: UInt64) {
+    package func connected(_ id: UInt64, address: String = "") {
         let session = ClientSession(id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now())
         clients[id] = Client(
-            session: session,
-            outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader))
+            session: session, outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader),
+            address: address)
         unjoined += 1
         if stopping {
             if clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
@@ -286,7 +288,8 @@ package final class Switchboard {
         func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
         {
             let (result, effects) = board.directory.join(
-                room, scene: scene, client: client, now: now, wall: board.clock.wall())
+                room, scene: scene, client: client, from: board.clients[client]?.address ?? "", now: now,
+                wall: board.clock.wall())
             board.carryOut(effects)
             return result.map { $0 }
         }
