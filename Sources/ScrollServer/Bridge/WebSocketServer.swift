@@ -7,10 +7,6 @@ import Synchronization
     import Glibc
 #endif
 
-public struct ServerStartError: Error, CustomStringConvertible {
-    public var description: String
-}
-
 /// The libwebsockets bridge: one context, one service thread, lws callback dispatch and lws
 /// calls only. What a client's messages mean and what it is owed is the `Switchboard`'s.
 /// Every method except `stop()` runs on the service thread (lws calls are not thread-safe;
@@ -205,14 +201,13 @@ extension WebSocketServer: Wire {
         if let wsi = connections[client]?.wsi { lws_callback_on_writable(wsi) }
     }
 
-    package func requestTick(after seconds: Double) {
-        guard let context, let tickTimer else { return }
-        rs_timer_schedule(context, tickTimer, tickCallback, Int64(seconds * 1e6))
-    }
+    package func requestTick(after seconds: Double) { schedule(tickTimer, tickCallback, after: seconds) }
 
-    package func requestSweep(after seconds: Double) {
-        guard let context, let sweepTimer else { return }
-        rs_timer_schedule(context, sweepTimer, sweepCallback, Int64(seconds * 1e6))
+    package func requestSweep(after seconds: Double) { schedule(sweepTimer, sweepCallback, after: seconds) }
+
+    private func schedule(_ timer: UnsafeMutablePointer<rs_timer>?, _ callback: sul_cb_t, after seconds: Double) {
+        guard let context, let timer else { return }
+        rs_timer_schedule(context, timer, callback, Int64(seconds * 1e6))
     }
 }
 
