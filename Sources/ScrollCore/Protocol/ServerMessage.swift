@@ -100,6 +100,13 @@ extension Semantics {
         if let valueMax { fields.append(("valueMax", .number(valueMax))) }
         if let valueText { fields.append(("valueText", .string(valueText))) }
         fields += [("keys", .array(keys.map { .string($0) })), ("actions", .array(actions.map { .string($0) }))]
+        if let set {
+            let setter: [(String, JSONValue)] = [
+                ("action", .string(set.action)), ("argument", .string(set.argument)),
+                ("takes", .string(set.takes.rawValue)),
+            ]
+            fields.append(("set", .object(setter)))
+        }
         if !options.isEmpty { fields.append(("options", .array(options.map(\.json)))) }
         return .object(fields)
     }
