@@ -112,13 +112,6 @@ import Testing
         #expect((shown as? String)?.contains(allowed) == true)
     }
 
-    @Test("the element speaks the server's protocol version")
-    func protocolVersion() throws {
-        let source = try String(
-            contentsOf: PackagePaths.publicDirectory.appendingPathComponent("js/embed.js"), encoding: .utf8)
-        #expect(source.contains("PROTOCOL_VERSION = \(ProtocolVersion.current);"))
-    }
-
     @Test("the example loads: the ruler scene in the element's shadow root, painted, sized to the scene, 72.5 kg")
     func loadsAndDraws() throws {
         let server = try ServerProcess()
