@@ -1,36 +1,50 @@
 /// JSON text messages from the server (docs/PROTOCOL.md, "Server → client").
 /// Frames are binary (FrameEncoder); everything else is one of these.
 public enum ServerMessage {
+    /// Every message's `type`: a page must handle each (BrowserClientTests checks the page's list).
+    public enum Kind: String, Sendable, CaseIterable {
+        case welcome, error, applied, pong, events, presence, semantics
+    }
+
+    /// A message of `kind`: its `type`, then `fields`.
+    static func message(_ kind: Kind, _ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object([("type", .string(kind.rawValue))] + fields).serialized
+    }
+
     public static func welcome(client: String, color: Color, room: String, scene: Scene, theme: String) -> String {
-        JSONValue.object([
-            ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
-            ("client", .string(client)), ("color", .string(color.hexString)), ("room", .string(room)),
-            (
-                "scene",
-                .object([
-                    ("name", .string(scene.name)), ("width", .number(scene.size.width)),
-                    ("height", .number(scene.size.height)),
-                ])
-            ),
-            ("theme", .string(theme)),
-        ]).serialized
+        message(
+            .welcome,
+            [
+                ("protocol", .number(Double(ProtocolVersion.current))),
+                ("client", .string(client)), ("color", .string(color.hexString)), ("room", .string(room)),
+                (
+                    "scene",
+                    .object([
+                        ("name", .string(scene.name)), ("width", .number(scene.size.width)),
+                        ("height", .number(scene.size.height)),
+                    ])
+                ),
+                ("theme", .string(theme)),
+            ])
     }
 
     public static func error(_ e: ProtocolError, fatal: Bool = false) -> String {
-        JSONValue.object([
-            ("type", "error"), ("code", .string(e.code.rawValue)), ("message", .string(e.message)),
-            ("fatal", .bool(fatal)), ("protocol", .number(Double(ProtocolVersion.current))),
-        ]).serialized
+        message(
+            .error,
+            [
+                ("code", .string(e.code.rawValue)), ("message", .string(e.message)), ("fatal", .bool(fatal)),
+                ("protocol", .number(Double(ProtocolVersion.current))),
+            ])
     }
 
     /// The newest input of this client's that the room has applied (its own `t`, ms): sent
     /// straight after the first frame drawn after it, so the page can time input to frame.
     public static func applied(t: Double) -> String {
-        JSONValue.object([("type", "applied"), ("t", .number(t))]).serialized
+        message(.applied, [("t", .number(t))])
     }
 
     public static func pong(t: Double) -> String {
-        JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
+        message(.pong, [("t", .number(t))])
     }
 
     /// Within `EventBudget`: a haptic that stands for several crossings says how many (`count`).
@@ -40,50 +54,68 @@ public enum ServerMessage {
             fields.append(("count", .number(Double(count))))
             return .object(fields)
         }
-        return JSONValue.object([("type", "events"), ("events", .array(items))]).serialized
+        return message(.events, [("events", .array(items))])
     }
 
     /// Everyone in the room, in join order, with their colours.
     /// The first `Presence.listed` clients in join order and how many there are: the message
     /// stays small however many join (each client knows its own colour from `welcome`).
     public static func presence(_ presence: Presence) -> String {
-        JSONValue.object([
-            ("type", "presence"),
-            (
-                "clients",
-                .array(
-                    presence.members.prefix(Presence.listed).map {
-                        .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
-                    })
-            ),
-            ("count", .number(Double(presence.members.count))),
-        ]).serialized
+        message(
+            .presence,
+            [
+                (
+                    "clients",
+                    .array(
+                        presence.members.prefix(Presence.listed).map {
+                            .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
+                        })
+                ),
+                ("count", .number(Double(presence.members.count))),
+            ])
     }
 
     public static func semantics(_ widgets: [Semantics]) -> String {
-        JSONValue.object([("type", "semantics"), ("widgets", .array(widgets.map(\.json)))]).serialized
+        message(.semantics, [("widgets", .array(widgets.map(\.json)))])
+    }
+}
+
+extension SceneEvent.Kind {
+    /// An event's `type` on the wire: a page must handle each (BrowserClientTests checks the page's rules).
+    public enum Name: String, Sendable, CaseIterable {
+        case value, moved, selected, added, deleted, haptic, announce
+    }
+
+    public var name: Name {
+        switch self {
+        case .value: .value
+        case .moved: .moved
+        case .selected: .selected
+        case .added: .added
+        case .deleted: .deleted
+        case .haptic: .haptic
+        case .announcement: .announce
+        }
     }
 }
 
 extension SceneEvent {
     /// Also the event format of `widget-replay`'s output.
     public var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("t", .number(time)), ("widget", .string(widget))]
+        var fields: [(String, JSONValue)] = [
+            ("t", .number(time)), ("widget", .string(widget)), ("type", .string(kind.name.rawValue)),
+        ]
         switch kind {
         case let .value(v, text, final):
-            fields += [("type", "value"), ("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
+            fields += [("value", .number(v)), ("text", .string(text)), ("final", .bool(final))]
         case let .moved(value):
-            fields += [("type", "moved"), ("value", .number(Double(value)))]
-        case let .selected(index, name):
-            fields += [("type", "selected"), ("index", .number(Double(index))), ("name", .string(name))]
-        case let .added(index, name):
-            fields += [("type", "added"), ("index", .number(Double(index))), ("name", .string(name))]
-        case let .deleted(index, name):
-            fields += [("type", "deleted"), ("index", .number(Double(index))), ("name", .string(name))]
+            fields += [("value", .number(Double(value)))]
+        case let .selected(index, name), let .added(index, name), let .deleted(index, name):
+            fields += [("index", .number(Double(index))), ("name", .string(name))]
         case let .haptic(style):
-            fields += [("type", "haptic"), ("style", .string(style))]
+            fields += [("style", .string(style))]
         case let .announcement(text):
-            fields += [("type", "announce"), ("text", .string(text))]
+            fields += [("text", .string(text))]
         }
         return .object(fields)
     }
