@@ -64,7 +64,8 @@ export class SceneClient {
    *   `state(state, detail, code)` ("connecting", "open" once welcomed, "offline" with the wait and
    *   the close code), `welcome(m)` (after the scene is known), `semantics(widgets)`,
    *   `presence(m)`, `events(events)`, `haptics(events)` (one message's haptic events, if any),
-   *   `refused(code, message)` (stopped for good), `error(m)` (any other error), `painted()`.
+   *   `refused(code, message)` (stopped for good: a room name the server would refuse, "bad_room",
+   *   or a FINAL_ERRORS code), `error(m)` (any other error), `painted()`.
    */
   constructor({ canvas, overlay, announcer, preferences, enabled = () => true, latency = 0, hud = NO_HUD, on = {} }) {
     Object.assign(this, { canvas, announcer, preferences, enabled, latency, hud, on });
