@@ -39,7 +39,12 @@ canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display
 .live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `);
 
-let instances = 0;
+/** A private room's name: `embed-` and 128 random bits (32 hex digits) from the browser's CSPRNG,
+ *  so nobody can guess another visitor's room and drive their form. */
+function privateRoomName() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "embed-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export class ScrollWidgetElement extends HTMLElement {
   static formAssociated = true;
@@ -108,7 +113,7 @@ export class ScrollWidgetElement extends HTMLElement {
         error: (m) => { if (m.fatal) this.#fail(m.code, m.message); },
       },
     });
-    this.#room = `embed-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++instances}`;
+    this.#room = privateRoomName();
   }
 
   // MARK: - Lifecycle

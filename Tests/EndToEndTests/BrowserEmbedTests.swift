@@ -269,6 +269,27 @@ import Testing
         #expect(try b.evaluate("\(Self.weight).valueText") as? String == "80.0 kg")
     }
 
+    @Test("an element without a room attribute joins a private room: embed- and 32 hex digits, new for each element")
+    func privateRoom() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        let rooms =
+            try b.evaluate(
+                """
+                (() => {
+                  const a = document.createElement('scroll-widget'), c = document.createElement('scroll-widget');
+                  return [\(Self.weight).room, a.room, c.room];
+                })()
+                """) as? [Any] ?? []
+        let names = rooms.compactMap { $0 as? String }
+        #expect(names.count == 3)
+        for name in names {
+            #expect(name.range(of: "^embed-[0-9a-f]{32}$", options: .regularExpression) != nil, "\(name)")
+        }
+        #expect(Set(names).count == 3, "each element its own room")
+    }
+
     @Test("a ruler and a picker on one page, in rooms of their own, move and report independently")
     func twoElements() throws {
         let server = try ServerProcess()
