@@ -31,7 +31,12 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Most connections at once.")
     var maxClients = 4096
 
-    @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
+    @Option(
+        help: ArgumentHelp(
+            "Append each room's input to DIR/<room>.jsonl (a replayable trace).",
+            discussion:
+                "A file is closed after 30 s without input, or when its room is evicted, and reopened for the room's next input.",
+            valueName: "dir"))
     var record: String?
 
     @Option(
