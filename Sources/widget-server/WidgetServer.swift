@@ -28,7 +28,12 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Most rooms at once; at the limit the longest-idle empty room is dropped.")
     var maxRooms = 256
 
-    @Option(help: "Most connections at once.")
+    @Option(
+        help: ArgumentHelp(
+            "Most WebSocket clients at once.",
+            discussion:
+                "Capped to what the descriptor limit (ulimit -n, raised toward its hard limit as far as needed) allows after 32 descriptors for files (plus one per room of --max-rooms with --record) and 64 for other sockets; the log says so."
+        ))
     var maxClients = 4096
 
     @Option(
@@ -85,9 +90,23 @@ struct WidgetServer: ParsableCommand {
         config.tickRate = tickRate
         config.recordDirectory = record
         config.maxRooms = maxRooms
-        config.maxClients = maxClients
         config.allowedOrigins = allowOrigin
         config.extraServerNames = serverName
+        let (budget, hard) = try DescriptorBudget.applied(
+            maxClients: maxClients, maxRooms: maxRooms, recording: record != nil)
+        config.maxClients = budget.maxClients
+        config.socketCeiling = budget.socketCeiling
+        let limits: Logger.Metadata = [
+            "limit": "\(budget.limit)", "hard limit": "\(hard)", "for files": "\(budget.reserve)",
+            "max-clients": "\(budget.maxClients)",
+        ]
+        if budget.maxClients < maxClients {
+            logger.warning(
+                "--max-clients capped to what the descriptor limit allows",
+                metadata: limits.merging(["asked": "\(maxClients)"]) { a, _ in a })
+        } else {
+            logger.info("descriptor limit", metadata: limits)
+        }
 
         // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
         let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)
