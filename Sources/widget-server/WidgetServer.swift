@@ -59,7 +59,10 @@ struct WidgetServer: ParsableCommand {
                 "Without it: localhost, 127.0.0.1, [::1], the address listened on (every interface's for 0.0.0.0) and the hosts of --allow-origin. * takes any Host.",
             valueName: "name"))
     var serverName: [String] = []
-    @Option(help: "SQLite file keeping each room's settled state across restarts, or none.")
+    @Option(
+        help: ArgumentHelp(
+            "SQLite file keeping each room's settled state across restarts, or none.",
+            discussion: "A file or directory the server cannot write stops it at start (docs/STATE.md)."))
     var state = "widget-state.sqlite"
 
     @Option(help: "Log level.")
@@ -108,8 +111,9 @@ struct WidgetServer: ParsableCommand {
             logger.info("descriptor limit", metadata: limits)
         }
 
-        // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
-        let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)
+        // An unusable file is set aside, one that cannot be made means no storage; one that cannot
+        // be written stops the start (every change would be lost).
+        let store = state == "none" ? nil : try SQLiteRoomStore.openForServer(path: state, logger: logger)
         let server = try WebSocketServer(config: config, logger: logger, store: store)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host
