@@ -57,8 +57,7 @@ public final class WebSocketServer: @unchecked Sendable {
         board.restoreRooms()
         let ctx = rs_create_context(
             config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
-            Self.receiveBufferSize,
-            Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
+            Self.receiveBufferSize, Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
         guard let ctx else {
             throw ServerStartError(
                 description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
@@ -68,6 +67,7 @@ public final class WebSocketServer: @unchecked Sendable {
         tickTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         wakeTimer = rs_timer_new(nil)
+        http.accepts.attach(ctx)
         return Int(rs_listen_port(ctx))
     }
 
@@ -77,12 +77,12 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
+            http.accepts.checkFailedAccept()
         }
         shutDown(context)
-        for t in [tickTimer, sweepTimer, wakeTimer] {
-            if let t { rs_timer_cancel(t); free(t) }
-        }
+        for case let t? in [tickTimer, sweepTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
         (tickTimer, sweepTimer, wakeTimer) = (nil, nil, nil)
+        http.accepts.detach()
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil

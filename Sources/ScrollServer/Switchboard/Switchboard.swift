@@ -17,7 +17,7 @@ package final class Switchboard {
     let logger: Logger
     private let clock: ServerClock
     package let directory: RoomDirectory
-    private let traces: TraceDirectory?
+    let traces: TraceDirectory?
     private let writer: StateWriter?
     package weak var wire: (any Wire)?
 
@@ -153,8 +153,9 @@ package final class Switchboard {
         }
     }
 
-    /// Once a second while anyone has not said hello or holds a pointer: a `hello` overdue
-    /// closes the connection; a pointer quiet for `ClientSession.holdTimeout` is let go.
+    /// Once a second while anyone has not said hello or holds a pointer, or a trace file is open:
+    /// a `hello` overdue closes the connection; a pointer quiet for `ClientSession.holdTimeout` is
+    /// let go; a trace file quiet for `TraceDirectory.quietAfter` is closed.
     package func sweep() {
         sweepScheduled = false
         let now = clock.now()
@@ -170,7 +171,8 @@ package final class Switchboard {
             }
             pending = pending || session.room == nil || session.holdsPointers
         }
-        if pending { ensureSweeping() }
+        traces?.closeQuiet(now: now)
+        if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
 
     private func ensureSweeping() {
@@ -209,10 +211,12 @@ package final class Switchboard {
                 logger.debug("disconnected", metadata: ["client": "\(session.name)", "room": "\(room)"])
             case let .record(message, roomTime):
                 guard let room = session.room else { continue }
-                traces?.record(message, client: session.name, room: room.name, roomTime: roomTime)
+                traces?.record(message, client: session.name, room: room.name, roomTime: roomTime, now: now)
+                if traces != nil { ensureSweeping() }
             case .recordLeave(let roomTime):
                 guard let room = session.room else { continue }
-                traces?.leave(client: session.name, room: room.name, roomTime: roomTime)
+                traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
+                if traces != nil { ensureSweeping() }
             case .applied(let t):
                 clients[id]?.outbound.noteApplied(t: t)
             case .publish(let events):
@@ -248,6 +252,7 @@ package final class Switchboard {
             case .save(let stored):
                 writer?.save(stored)
             case .evicted(let room):
+                traces?.evicted(room)
                 logger.info("evicted idle room", metadata: ["room": "\(room)"])
             case .forget(let room):
                 writer?.remove(room)
