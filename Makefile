@@ -1,6 +1,7 @@
 # Two entry points on a fresh Debian machine:
 #   make run   — installs what is missing, builds and runs the server (prints its URL)
 #   make test  — installs what is missing and runs every test
+# (`make screenshot` regenerates the README's picture, docs/screenshot.png.)
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
@@ -10,7 +11,7 @@ RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 
-.PHONY: run test fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -20,6 +21,12 @@ test: deps-test lint
 	swift build --build-tests
 	swift test --skip-build
 	./scripts/fuzz
+
+# The README's picture, docs/screenshot.png: the demo page at 390 × 844 (2×), light, at rest, taken in
+# headless Chromium by BrowserReadmeScreenshotTests (which `make test` runs without writing it).
+screenshot: deps-test
+	swift build --build-tests
+	UPDATE_SCREENSHOT=1 swift test --skip-build --filter BrowserReadmeScreenshotTests
 
 # libFuzzer on the message, trace and display-list decoders and on replay, 15 s each from Fuzz/Corpus
 # (FUZZ_SECONDS, FUZZ_TARGETS); fails on any crash, leak or timeout, inputs in .build/fuzz-artifacts/.

@@ -1,18 +1,11 @@
 // <scroll-widget>: one scene of a widget server in any page (docs/EMBEDDING.md).
 //
-// The element is a thin client like the page itself: it connects, forwards input, paints
-// frames and mirrors semantics, reusing the page's modules. What it adds is the form
-// control: a value (taken from the server's `value`/`selected` events), `input` and
-// `change` events, form association (submit, reset, disabled) and a settable `value`
-// (through the widget's action).
-import { LayerStore, paint } from "./painter.js";
-import { SemanticsLayer } from "./semantics.js";
-import { Connection, offlineText } from "./connection.js";
-import { attachInput } from "./input.js";
-import { ROOM_PATTERN } from "./presence.js";
-
-/** The protocol this element speaks (docs/PROTOCOL.md); the same as app.js's. */
-export const PROTOCOL_VERSION = 4;
+// The element shows its scene with the page's own client (client.js: connection, frames,
+// semantics, announcements). What it adds is the form control: a value (taken from the server's
+// `value`/`selected` events), `input` and `change` events, form association (submit, reset,
+// disabled) and a settable `value` (through the setter the widget's semantics name).
+import { SceneClient } from "./client.js";
+import { offlineText } from "./connection.js";
 
 /** Where the module was loaded from: the default server (normally the page's own origin). */
 const MODULE_ORIGIN = new URL(import.meta.url).origin;
@@ -46,7 +39,12 @@ canvas { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display
 .live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `);
 
-let instances = 0;
+/** A private room's name: `embed-` and 128 random bits (32 hex digits) from the browser's CSPRNG,
+ *  so nobody can guess another visitor's room and drive their form. */
+function privateRoomName() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return "embed-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 export class ScrollWidgetElement extends HTMLElement {
   static formAssociated = true;
@@ -56,19 +54,10 @@ export class ScrollWidgetElement extends HTMLElement {
   #shadow;
   #stage;
   #canvas;
-  #ctx;
   #statusEl;
-  #live;
-  #semantics;
-  #store = new LayerStore();
-  #connection = null;
+  #client;
   #room; // the room joined: the attribute, else a room of this element's own
-  #client = null;
-  #scene = null;
-  #scale = 1;
-  #dpr = 1;
-  #dirty = false;
-  #frames = 0;
+  #started = false;
   #state = "idle";
   #widgets = []; // the latest semantics
   #widgetId = null; // whose value this element reports
@@ -82,7 +71,7 @@ export class ScrollWidgetElement extends HTMLElement {
   #themeQuery = matchMedia("(prefers-color-scheme: dark)");
   #motionQuery = matchMedia("(prefers-reduced-motion: reduce)");
   #resizeObserver = new ResizeObserver(() => this.#layout());
-  #onSystemChange = () => this.#sendPreferences();
+  #onSystemChange = () => this.#client.preferencesChanged();
   #onResolution = () => { this.#watchResolution(); this.#layout(); };
   #resolutionQuery = null;
 
@@ -99,20 +88,32 @@ export class ScrollWidgetElement extends HTMLElement {
     this.#statusEl = el("div", "status");
     this.#statusEl.setAttribute("part", "status");
     this.#statusEl.setAttribute("role", "status");
-    this.#live = el("div", "live");
-    this.#live.setAttribute("aria-live", "polite");
+    const live = el("div", "live");
+    live.setAttribute("aria-live", "polite");
     this.#stage.append(this.#canvas, overlay, this.#statusEl);
-    this.#shadow.append(this.#stage, this.#live);
+    this.#shadow.append(this.#stage, live);
     this.#stage.style.aspectRatio = String(DEFAULT_ASPECT);
-    this.#ctx = this.#canvas.getContext("2d");
-    // Only the keys the focused widget handles are sent (and kept from the browser).
-    this.#semantics = new SemanticsLayer(overlay, (widget, keys, e) => {
-      if (this.#isDisabled() || e.altKey || e.ctrlKey || e.metaKey || !keys.includes(e.key)) return false;
-      this.#connection?.send({ type: "key", key: e.key, widget, t: e.timeStamp });
-      return true;
+    this.#client = new SceneClient({
+      canvas: this.#canvas, overlay, announcer: live,
+      preferences: () => ({ theme: this.#theme(), reducedMotion: this.#motionQuery.matches }),
+      enabled: () => !this.#isDisabled(),
+      on: {
+        state: (state, detail, code) => this.#setStatus(state, detail, code),
+        welcome: () => { this.#fresh = true; this.#layout(); },
+        semantics: (widgets) => {
+          this.#widgets = widgets;
+          this.#applyDisabled();
+          this.#chooseWidget();
+        },
+        events: (events) => this.#events(events),
+        refused: (code, message) => {
+          this.#setStatus("refused", message);
+          this.#fail(code, message);
+        },
+        error: (m) => { if (m.fatal) this.#fail(m.code, m.message); },
+      },
     });
-    attachInput(this.#canvas, () => this.#scale, (m) => { if (!this.#isDisabled()) this.#connection?.send(m); });
-    this.#room = `embed-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}-${++instances}`;
+    this.#room = privateRoomName();
   }
 
   // MARK: - Lifecycle
@@ -130,17 +131,19 @@ export class ScrollWidgetElement extends HTMLElement {
     this.#themeQuery.removeEventListener("change", this.#onSystemChange);
     this.#motionQuery.removeEventListener("change", this.#onSystemChange);
     this.#resolutionQuery?.removeEventListener("change", this.#onResolution);
-    this.#disconnect();
+    this.#started = false;
+    this.#client.stop();
+    this.#setStatus("idle");
   }
 
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     switch (name) {
-      case "theme": this.#sendPreferences(); break;
+      case "theme": this.#client.preferencesChanged(); break;
       case "disabled": this.#applyDisabled(); break;
       case "widget": this.#chooseWidget(); break;
       default: // server, room, scene: another room, whose value is new to this element
-        if (this.isConnected && this.#connection) {
+        if (this.isConnected && this.#started) {
           this.#value = null;
           this.#defaultValue = null;
           this.#syncForm();
@@ -152,7 +155,7 @@ export class ScrollWidgetElement extends HTMLElement {
   /** The element's own `disabled` or a disabled fieldset around it. */
   formDisabledCallback(disabled) { this.#formDisabled = disabled; this.#applyDisabled(); }
 
-  /** form.reset(): the widget goes back to the first value this element knew (through its action). */
+  /** form.reset(): the widget goes back to the first value this element knew (through its setter). */
   formResetCallback() {
     if (this.#defaultValue !== null && this.#defaultValue !== this.#value) this.value = this.#defaultValue;
   }
@@ -165,7 +168,7 @@ export class ScrollWidgetElement extends HTMLElement {
   // MARK: - Properties
 
   /** The widget's value as a string, as a form submits it ("" until it is known). Setting it drives
-   *  the widget there with its action (setValue, changeTo or select); the value changes (and the
+   *  the widget there with the action its semantics' `set` names; the value changes (and the
    *  events fire) when the server reports it. */
   get value() { return this.#value === null ? "" : String(this.#value); }
   set value(v) {
@@ -196,87 +199,20 @@ export class ScrollWidgetElement extends HTMLElement {
   /** "idle", "connecting", "open", "offline" or "refused". */
   get connectionState() { return this.#state; }
   /** Frames painted since the element was made. */
-  get framesPainted() { return this.#frames; }
+  get framesPainted() { return this.#client.framesPainted; }
   /** The room joined (the `room` attribute, else a room of this element's own). */
   get room() { return this.getAttribute("room") || this.#room; }
   /** The scene shown, from the welcome: { name, width, height } (null before). */
-  get scene() { return this.#scene ? { ...this.#scene } : null; }
+  get scene() { return this.#client.scene ? { ...this.#client.scene } : null; }
 
   // MARK: - Connection
 
   #connect() {
-    this.#disconnect();
-    if (!ROOM_PATTERN.test(this.room)) {
-      // The server would refuse it; say what is allowed instead of waiting forever.
-      this.#refuse("bad_room", `room name "${this.room}" is not allowed: use 1–64 characters of A–Z, a–z, 0–9, _ or -`);
-      return;
-    }
-    this.#store = new LayerStore();
-    this.#scene = null;
+    this.#started = true;
     this.#widgets = [];
-    this.#setStatus("connecting");
-    const connection = new Connection({
-      url: serverURL(this.getAttribute("server")),
-      hello: () => ({
-        type: "hello", protocol: PROTOCOL_VERSION, room: this.room,
-        scene: this.getAttribute("scene") || undefined, theme: this.#theme(),
-        reducedMotion: this.#motionQuery.matches,
-      }),
-      onState: (state, detail, code) => { if (this.#connection === connection) this.#setStatus(state, detail, code); },
-      onText: (m) => { if (this.#connection === connection) this.#message(m); },
-      onBinary: (buffer) => {
-        if (this.#connection !== connection) return;
-        if (this.#store.apply(buffer)) { this.#dirty = true; requestAnimationFrame(() => this.#draw()); }
-      },
+    this.#client.connect({
+      url: serverURL(this.getAttribute("server")), room: this.room, scene: this.getAttribute("scene"),
     });
-    this.#connection = connection;
-    connection.start();
-  }
-
-  #disconnect() {
-    this.#connection?.stop();
-    this.#connection = null;
-    this.#setStatus("idle");
-  }
-
-  #message(m) {
-    switch (m.type) {
-      case "welcome":
-        if (m.protocol !== PROTOCOL_VERSION) {
-          this.#refuse("protocol_mismatch", `this element speaks protocol ${PROTOCOL_VERSION}, the server ${m.protocol}`);
-          return;
-        }
-        this.#client = m.client;
-        this.#scene = m.scene;
-        this.#connection.joined();
-        this.#fresh = true;
-        this.#setStatus("open");
-        this.#layout();
-        break;
-      case "semantics":
-        this.#widgets = m.widgets;
-        this.#semantics.update(m.widgets);
-        this.#applyDisabled();
-        this.#chooseWidget();
-        break;
-      case "events": this.#events(m.events); break;
-      case "error":
-        if (m.code === "protocol_mismatch" || m.code === "unknown_scene" || m.code === "scene_mismatch") {
-          this.#refuse(m.code, m.message);
-        } else if (m.fatal) {
-          this.#fail(m.code, m.message);
-        } else {
-          console.warn(`<scroll-widget> server refused: ${m.code}: ${m.message}`);
-        }
-        break;
-    }
-  }
-
-  /** Reconnecting cannot fix this: stop, say so, and fire `error`. */
-  #refuse(code, message) {
-    this.#connection?.stop();
-    this.#setStatus("refused", message);
-    this.#fail(code, message);
   }
 
   #fail(code, message) {
@@ -298,20 +234,13 @@ export class ScrollWidgetElement extends HTMLElement {
     return t === "light" || t === "dark" ? t : this.#themeQuery.matches ? "dark" : "light";
   }
 
-  #sendPreferences() {
-    this.#connection?.send({ type: "preferences", theme: this.#theme(), reducedMotion: this.#motionQuery.matches });
-  }
-
   // MARK: - The value
 
-  /** The widget this element reports: the `widget` attribute, else the scene's first widget with keys
-   *  that is not a button (its default focus, skipping buttons), else the first with a value. */
+  /** The widget this element reports: the `widget` attribute, else the scene's first widget
+   *  whose semantics say how to set its value. */
   #widget() {
     const id = this.getAttribute("widget");
-    if (id) return this.#widgets.find((w) => w.id === id) ?? null;
-    return this.#widgets.find((w) => (w.keys ?? []).length > 0 && w.role !== "button")
-      ?? this.#widgets.find((w) => w.valueNow !== undefined || (w.role === "status" && w.valueText !== undefined))
-      ?? null;
+    return (id ? this.#widgets.find((w) => w.id === id) : this.#widgets.find((w) => w.set)) ?? null;
   }
 
   #chooseWidget() {
@@ -345,16 +274,11 @@ export class ScrollWidgetElement extends HTMLElement {
 
   /** One events message: the reported widget's values become `input` and `change` events. */
   #events(events) {
-    const spoken = [];
     for (const e of events) {
-      if (e.type === "announce") spoken.push(e.text);
       if (e.widget !== this.#widgetId) continue;
-      if (e.type === "value" && e.final) spoken.push(e.text);
-      if (e.type === "selected") spoken.push(e.name);
       if (e.type === "value") this.#report(e.value, e.text, e.final);
       else if (e.type === "selected") this.#report(e.name, e.name, true);
     }
-    if (spoken.length > 0 && this.#widgetId) this.#live.textContent = spoken.join(". ");
   }
 
   #report(value, text, final) {
@@ -377,20 +301,13 @@ export class ScrollWidgetElement extends HTMLElement {
     this.#internals.setFormValue(this.value, this.value);
   }
 
+  /** Sends the widget's setter (its semantics' `set`, docs/PROTOCOL.md) with `v` as its argument. */
   #setWidget(widget, v) {
     if (String(v) === this.value) return;
-    const actions = widget.actions ?? [];
-    let action = null;
-    if (actions.includes("setValue")) action = { action: "setValue", args: { value: Number(v) } };
-    else if (actions.includes("changeTo")) action = { action: "changeTo", args: { n: Math.round(Number(v)) } };
-    else if (actions.includes("select")) {
-      const options = widget.options ?? [];
-      let index = options.findIndex((o) => o.label === String(v));
-      if (index < 0 && /^\d+$/.test(String(v))) index = Number(v);
-      if (index >= 0 && index < options.length) action = { action: "select", args: { index } };
-    }
-    if (!action) { console.warn(`<scroll-widget>: cannot set "${widget.id}" to ${v}`); return; }
-    this.#connection?.send({ type: "action", widget: widget.id, ...action, t: performance.now() });
+    const argument = widget.set ? setterArgument(widget, v) : null;
+    if (argument === null) { console.warn(`<scroll-widget>: cannot set "${widget.id}" to ${v}`); return; }
+    const { action, argument: name } = widget.set;
+    this.#client.send({ type: "action", widget: widget.id, action, args: { [name]: argument }, t: performance.now() });
   }
 
   /** Disabled (by its attribute or a fieldset): no input reaches the widget, nothing in it takes focus. */
@@ -400,35 +317,20 @@ export class ScrollWidgetElement extends HTMLElement {
     this.#stage.inert = this.#isDisabled();
   }
 
-  // MARK: - Layout and painting
+  // MARK: - Layout
 
   #layout() {
+    const scene = this.#client.scene;
+    if (scene) this.#stage.style.aspectRatio = `${scene.width} / ${scene.height}`;
     const width = this.clientWidth;
-    if (this.#scene) this.#stage.style.aspectRatio = `${this.#scene.width} / ${this.#scene.height}`;
-    if (!this.#scene || width <= 0) return;
-    this.#scale = width / this.#scene.width;
-    this.#dpr = devicePixelRatio || 1;
-    const h = this.#scene.height * this.#scale;
-    this.#canvas.width = Math.round(width * this.#dpr);
-    this.#canvas.height = Math.round(h * this.#dpr);
-    this.#semantics.layout(this.#scale);
-    // Resizing clears the canvas: repaint now.
-    this.#dirty = true;
-    this.#draw();
+    if (!scene || width <= 0) return;
+    this.#client.setScale(width / scene.width);
   }
 
   #watchResolution() {
     this.#resolutionQuery?.removeEventListener("change", this.#onResolution);
     this.#resolutionQuery = matchMedia(`(resolution: ${devicePixelRatio || 1}dppx)`);
     this.#resolutionQuery.addEventListener("change", this.#onResolution);
-  }
-
-  #draw() {
-    if (!this.#dirty) return;
-    this.#dirty = false;
-    paint(this.#ctx, this.#store, this.#scale, this.#dpr, this.#client);
-    if (this.#store.seq === 0) return;
-    this.#frames += 1;
   }
 }
 
@@ -438,15 +340,34 @@ function el(tag, className) {
   return node;
 }
 
-/** The value a widget's semantics state: valueNow, else its text (the carousel's item, a roller's number). */
+/** The value a widget's semantics state: valueNow, else its selected option's label, else its
+ *  text (a number when it reads as one). */
 function semanticValue(w) {
   if (typeof w.valueNow === "number") return w.valueNow;
-  if (w.role === "listbox") return w.options?.find((o) => o.selected)?.label ?? w.valueText ?? null;
+  const selected = w.options?.find((o) => o.selected);
+  if (selected) return selected.label;
   if (w.valueText !== undefined) {
     const n = Number(w.valueText);
     return Number.isFinite(n) && w.valueText.trim() !== "" ? n : w.valueText;
   }
   return null;
+}
+
+/** `v` as the argument of the widget's setter takes it (semantics `set.takes`), or null when it
+ *  cannot be: a number, a whole number, or the index of an option (by label, or digits). */
+function setterArgument(widget, v) {
+  const text = String(v);
+  switch (widget.set.takes) {
+    case "number": return text.trim() === "" || !Number.isFinite(Number(v)) ? null : Number(v);
+    case "integer": return text.trim() === "" || !Number.isFinite(Number(v)) ? null : Math.round(Number(v));
+    case "option": {
+      const options = widget.options ?? [];
+      let index = options.findIndex((o) => o.label === text);
+      if (index < 0 && /^\d+$/.test(text)) index = Number(text);
+      return index >= 0 && index < options.length ? index : null;
+    }
+    default: return null;
+  }
 }
 
 /** The WebSocket URL for a `server` attribute: ws: and wss: URLs as they are, http(s) ones as

@@ -57,11 +57,12 @@ export class Feedback {
   }
 
   /**
-   * The haptic events of one events message (`{type: "haptic", style, t, widget}`, `t` in
-   * seconds, in order), at least one; every style feels the same.
+   * The haptic events of one events message (`{type: "haptic", style, t, widget, count?}`, `t` in
+   * seconds, in order), at least one; every style feels the same. A haptic with `count` stands for
+   * that many clicks past the message's budget (docs/PROTOCOL.md): counted, felt as one pulse.
    */
   haptics(events) {
-    this.counts.haptics += events.length;
+    this.counts.haptics += events.reduce((n, e) => n + (Number.isInteger(e.count) && e.count > 1 ? e.count : 1), 0);
     if (this.hapticsSwitch.checked && this.canVibrate && navigator.vibrate(vibrationPattern(events))) {
       this.counts.vibrations += 1;
     }

@@ -77,10 +77,12 @@ function hoverSender(send) {
     // Timers may fire a little early (they count whole milliseconds): wait out the rest.
     const now = performance.now();
     if (now < lastSent + HOVER_GAP_MS) { timer = setTimeout(flush, lastSent + HOVER_GAP_MS - now); return; }
-    lastSent = now;
     const message = pending;
     pending = null;
     send(message);
+    // Counted from when the send returned: a pause inside it (GC, a busy page) then cannot make
+    // the next hover follow sooner than the gap after this one actually went.
+    lastSent = performance.now();
   };
   return {
     queue(message) {

@@ -6,8 +6,6 @@
 // page's own colour in it), data-share ("copied" once the clipboard took the link, "manual"
 // when it refused and the link is shown to copy by hand).
 
-/** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
-export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Chips shown at most; the rest are counted as "+N". */
 const MAX_CHIPS = 8;
 const COLOR = /^#[0-9A-Fa-f]{6}$/;

@@ -29,8 +29,9 @@ public enum ProcessUsage {
         return nil
     }
 
-    /// Open file descriptors (entries of /proc/PID/fd): sockets, files, pipes, epoll.
-    public static func openFiles(pid: Int32) -> Int? {
+    /// Open file descriptors (entries of /proc/PID/fd): sockets, files, pipes, epoll; or only
+    /// those of files under `path` (where each entry's link points).
+    public static func openFiles(pid: Int32, under path: String? = nil) -> Int? {
         guard let directory = opendir("/proc/\(pid)/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0
@@ -38,9 +39,17 @@ public enum ProcessUsage {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != ".", name != ".." { count += 1 }
+            guard name != ".", name != ".." else { continue }
+            if let path, !(target("/proc/\(pid)/fd/\(name)")?.hasPrefix(path + "/") ?? false) { continue }
+            count += 1
         }
         return count
+    }
+
+    private static func target(_ link: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(link, &buffer, buffer.count - 1)
+        return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
     }
 
     /// Whether the process exists and has not exited (a zombie, exited but not yet reaped, has not).

@@ -35,19 +35,22 @@ public final class ServerProcess {
     ///   - executable: A stand-in for the server binary (the harness's own tests use one).
     ///   - workingDirectory: Where it runs (default: this process's).
     ///   - collectsStandardError: false: its log goes to this process's stderr, not `output`.
+    ///   - launcher: A command that sets something up and then execs the server, which keeps its
+    ///     pid (`prlimit --nofile=N:N --`, `setpriv … --`).
     public init(
         port: Int = 0, arguments: [String] = [], isolatedState: Bool = true, executable: String? = nil,
-        workingDirectory: String? = nil, collectsStandardError: Bool = true
+        workingDirectory: String? = nil, collectsStandardError: Bool = true, launcher: [String] = []
     ) throws {
         let binary = executable ?? Self.binaryPath()
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw LaunchError.serverBinaryMissing(path: binary)
         }
+        let command =
+            launcher + [binary, "--host", "127.0.0.1", "--port", String(port)] + arguments
+            + (isolatedState && !arguments.contains("--state") ? ["--state", "none"] : [])
         child = try ChildProcess(
-            executable: binary,
-            arguments: ["--host", "127.0.0.1", "--port", String(port)] + arguments
-                + (isolatedState && !arguments.contains("--state") ? ["--state", "none"] : []),
-            workingDirectory: workingDirectory, collectsStandardError: collectsStandardError)
+            executable: command[0], arguments: Array(command.dropFirst()), workingDirectory: workingDirectory,
+            collectsStandardError: collectsStandardError)
         let prefix = "listening on http://127.0.0.1:"
         let line = child.output.waitForLine(timeout: Self.startupTimeout) { $0.contains(prefix) }
         guard let line, let start = line.range(of: prefix)?.upperBound,
@@ -94,6 +97,14 @@ public final class ServerProcess {
 
     /// The server's resident set size (`VmRSS` in /proc/PID/status), in KiB; nil once it is gone.
     public func residentKiB() -> Int? { ProcessUsage.residentKiB(pid: pid) }
+
+    /// Its user + system CPU seconds so far; nil once it is gone.
+    public func cpuSeconds() -> Double? { ProcessUsage.cpu(pid: pid) }
+
+    /// Its open descriptors, or only those of files under `directory`; nil once it is gone.
+    public func openDescriptors(under directory: String? = nil) -> Int? {
+        ProcessUsage.openFiles(pid: pid, under: directory)
+    }
 
     /// `$WIDGET_SERVER_BIN`, else the `widget-server` beside this process.
     public static func binaryPath() -> String {

@@ -13,6 +13,9 @@ public struct ServerConfig: Sendable {
     public var maxClients = 4096
     /// Connections that have not sent `hello` yet, at once (each has 10 s to send it).
     public var maxUnjoinedClients = 256
+    /// A connection accepted on a descriptor numbered at or above this is closed at once and
+    /// accepting pauses (`DescriptorBudget.socketCeiling`); nil: no ceiling.
+    public var socketCeiling: Int?
     /// With a store: most rooms kept in it, in memory or not (docs/STATE.md).
     public var maxStoredRooms = 4096
     /// Directory for per-room input traces; nil: no recording.

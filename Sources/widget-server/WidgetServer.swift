@@ -28,10 +28,20 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Most rooms at once; at the limit the longest-idle empty room is dropped.")
     var maxRooms = 256
 
-    @Option(help: "Most connections at once.")
+    @Option(
+        help: ArgumentHelp(
+            "Most WebSocket clients at once.",
+            discussion:
+                "Capped to what the descriptor limit (ulimit -n, raised toward its hard limit as far as needed) allows after 32 descriptors for files (plus one per room of --max-rooms with --record) and 64 for other sockets; the log says so."
+        ))
     var maxClients = 4096
 
-    @Option(help: "Append each room's input to DIR/<room>.jsonl (a replayable trace).")
+    @Option(
+        help: ArgumentHelp(
+            "Append each room's input to DIR/<room>.jsonl (a replayable trace).",
+            discussion:
+                "A file is closed after 30 s without input, or when its room is evicted, and reopened for the room's next input.",
+            valueName: "dir"))
     var record: String?
 
     @Option(
@@ -49,7 +59,10 @@ struct WidgetServer: ParsableCommand {
                 "Without it: localhost, 127.0.0.1, [::1], the address listened on (every interface's for 0.0.0.0) and the hosts of --allow-origin. * takes any Host.",
             valueName: "name"))
     var serverName: [String] = []
-    @Option(help: "SQLite file keeping each room's settled state across restarts, or none.")
+    @Option(
+        help: ArgumentHelp(
+            "SQLite file keeping each room's settled state across restarts, or none.",
+            discussion: "A file or directory the server cannot write stops it at start (docs/STATE.md)."))
     var state = "widget-state.sqlite"
 
     @Option(help: "Log level.")
@@ -80,12 +93,27 @@ struct WidgetServer: ParsableCommand {
         config.tickRate = tickRate
         config.recordDirectory = record
         config.maxRooms = maxRooms
-        config.maxClients = maxClients
         config.allowedOrigins = allowOrigin
         config.extraServerNames = serverName
+        let (budget, hard) = try DescriptorBudget.applied(
+            maxClients: maxClients, maxRooms: maxRooms, recording: record != nil)
+        config.maxClients = budget.maxClients
+        config.socketCeiling = budget.socketCeiling
+        let limits: Logger.Metadata = [
+            "limit": "\(budget.limit)", "hard limit": "\(hard)", "for files": "\(budget.reserve)",
+            "max-clients": "\(budget.maxClients)",
+        ]
+        if budget.maxClients < maxClients {
+            logger.warning(
+                "--max-clients capped to what the descriptor limit allows",
+                metadata: limits.merging(["asked": "\(maxClients)"]) { a, _ in a })
+        } else {
+            logger.info("descriptor limit", metadata: limits)
+        }
 
-        // An unusable file is set aside, and one that cannot be made means no storage: never fatal.
-        let store = state == "none" ? nil : SQLiteRoomStore.openForServer(path: state, logger: logger)
+        // An unusable file is set aside, one that cannot be made means no storage; one that cannot
+        // be written stops the start (every change would be lost).
+        let store = state == "none" ? nil : try SQLiteRoomStore.openForServer(path: state, logger: logger)
         let server = try WebSocketServer(config: config, logger: logger, store: store)
         let bound = try server.start()
         let shown = host.contains(":") ? "[\(host)]" : host

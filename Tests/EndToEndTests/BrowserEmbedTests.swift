@@ -112,13 +112,6 @@ import Testing
         #expect((shown as? String)?.contains(allowed) == true)
     }
 
-    @Test("the element speaks the server's protocol version")
-    func protocolVersion() throws {
-        let source = try String(
-            contentsOf: PackagePaths.publicDirectory.appendingPathComponent("js/embed.js"), encoding: .utf8)
-        #expect(source.contains("PROTOCOL_VERSION = \(ProtocolVersion.current);"))
-    }
-
     @Test("the example loads: the ruler scene in the element's shadow root, painted, sized to the scene, 72.5 kg")
     func loadsAndDraws() throws {
         let server = try ServerProcess()
@@ -274,6 +267,27 @@ import Testing
         _ = try b.evaluate("\(Self.weight).value = 80; true")
         try b.waitFor("\(Self.weight).value === '80' && log.filter(e => e.type === 'change').length === 3", timeout: 5)
         #expect(try b.evaluate("\(Self.weight).valueText") as? String == "80.0 kg")
+    }
+
+    @Test("an element without a room attribute joins a private room: embed- and 32 hex digits, new for each element")
+    func privateRoom() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        let rooms =
+            try b.evaluate(
+                """
+                (() => {
+                  const a = document.createElement('scroll-widget'), c = document.createElement('scroll-widget');
+                  return [\(Self.weight).room, a.room, c.room];
+                })()
+                """) as? [Any] ?? []
+        let names = rooms.compactMap { $0 as? String }
+        #expect(names.count == 3)
+        for name in names {
+            #expect(name.range(of: "^embed-[0-9a-f]{32}$", options: .regularExpression) != nil, "\(name)")
+        }
+        #expect(Set(names).count == 3, "each element its own room")
     }
 
     @Test("a ruler and a picker on one page, in rooms of their own, move and report independently")

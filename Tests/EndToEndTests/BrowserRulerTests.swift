@@ -99,12 +99,12 @@ import Testing
         let stale = FileManager.default.temporaryDirectory.appendingPathComponent("stale-page-\(UUID().uuidString)")
         try FileManager.default.copyItem(at: publicDir, to: stale)
         defer { try? FileManager.default.removeItem(at: stale) }
-        let app = stale.appendingPathComponent("js/app.js")
-        let source = try String(contentsOf: app, encoding: .utf8)
+        let client = stale.appendingPathComponent("js/client.js")
+        let source = try String(contentsOf: client, encoding: .utf8)
         let current = "PROTOCOL_VERSION = \(ProtocolVersion.current);"
         #expect(source.contains(current))
         try source.replacingOccurrences(of: current, with: "PROTOCOL_VERSION = 0;")
-            .write(to: app, atomically: true, encoding: .utf8)
+            .write(to: client, atomically: true, encoding: .utf8)
 
         let server = try ServerProcess(arguments: ["--public", stale.path])
         let b = try Chromium()

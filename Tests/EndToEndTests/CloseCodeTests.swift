@@ -75,6 +75,24 @@ import WebSocketClient
         #expect(after >= 9.5, "closed after \(after) s")
     }
 
+    @Test(
+        "an unmasked client frame (RFC 6455 §5.1 says close) is read as if masked: libwebsockets 4.1.6 cannot be told to refuse it; nothing breaks"
+    )
+    func unmaskedFrame() throws {
+        let server = try ServerProcess()
+        let other = try WireClient(server, room: "mask")
+        let s = try RawWireSocket(server)
+        try s.join(room: "mask")
+        // lws reads the mask bit and unmasks only masked frames, with no option to refuse the others
+        // (docs/RELIABILITY.md). Browsers always mask, so no page can send one.
+        try s.sendFrame(opcode: 0x1, payload: Array(ClientMessage.ping(t: 7).encoded().utf8), masked: false)
+        let backlog = s.readAll(quiet: 0.5, timeout: 5)
+        #expect(backlog.texts.contains { $0.contains(#""type":"pong""#) && $0.contains(#""t":7"#) })
+        try other.drag(from: 300, by: -100)
+        #expect(try other.finalValue() == 73.5)
+        #expect(!server.hasExited)
+    }
+
     @Test("another protocol version: protocol_mismatch, then close 1008")
     func protocolMismatch() throws {
         let server = try ServerProcess()

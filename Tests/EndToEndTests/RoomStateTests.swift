@@ -243,4 +243,49 @@ import Testing
         try act(d, "ruler", "setValue", ["value": 80.3])
         #expect(try d.finalValue("ruler") == 80.3)
     }
+
+    /// The server started on `file` as a user whom file modes bind: its exit and what it said.
+    private func startWithoutFileOverride(_ file: StateFile) throws -> (ChildProcess.Exit?, String) {
+        let command = Launcher.withoutFileOverride + [ServerProcess.binaryPath()]
+        let child = try ChildProcess(
+            executable: command[0],
+            arguments: Array(command.dropFirst()) + ["--host", "127.0.0.1", "--port", "0", "--state", file.path])
+        if !child.waitForExit(timeout: 10) { child.stop() }
+        // Every line, once both pipes have ended.
+        _ = child.output.waitForLine(timeout: 5) { _ in false }
+        return (child.exit, child.output.text)
+    }
+
+    @Test(
+        "a state file, -wal or directory that cannot be written (chmod 444, 444, 555): the server exits 1 naming the file and --state none, the file as it was"
+    )
+    func readOnlyState() throws {
+        let file = try StateFile()
+        let first = try ServerProcess(arguments: ["--state", file.path])
+        let c = try WireClient(first, room: "kept")
+        try act(c, "ruler", "setValue", ["value": 80.3])
+        try file.waitForSnapshot(room: "kept") { $0["ruler"]?["value"] as? Double == 80.3 }
+        first.stop()
+        let refusal =
+            "Error: the state file \(file.path) cannot be written: %@. Make it and its directory writable, or run with --state none to keep no state"
+        let cases: [(what: String, path: String, mode: mode_t, reason: String)] = [
+            ("the file", file.path, 0o444, "the file is read-only"),
+            ("its -wal, left behind", file.path + "-wal", 0o444, "attempt to write a readonly database"),
+            (
+                "its directory", file.directory.path, 0o555,
+                "its directory \(file.directory.path) cannot be written (Permission denied): SQLite keeps the -wal and -shm files there"
+            ),
+        ]
+        for (what, path, mode, reason) in cases {
+            if what.contains("-wal") { #expect(FileManager.default.createFile(atPath: path, contents: nil)) }
+            #expect(chmod(path, mode) == 0)
+            let (exit, output) = try startWithoutFileOverride(file)
+            #expect(exit == .code(1), "\(what): \(output)")
+            #expect(output.contains(refusal.replacingOccurrences(of: "%@", with: reason)), "\(what): \(output)")
+            #expect(!output.contains("listening on"), "\(what)")
+            #expect(chmod(path, what.contains("directory") ? 0o755 : 0o644) == 0)
+            #expect(file.rooms == ["kept"], "\(what): the file as it was")
+            #expect(!file.entries.contains { $0.contains(".corrupt-") }, "\(what): nothing set aside")
+        }
+    }
 }

@@ -107,6 +107,19 @@ import Testing
     }
 
     @Test(
+        "`..` above the root, in any encoding, is the root itself: the public index.html, never a byte from outside",
+        arguments: ["/../", "/%2e%2e/", "/%2E%2E%2F", "/js/../../", "/.%2e/", "/%2e./"])
+    func dotDotAtTheRoot(path: String) throws {
+        let sandbox = try Sandbox()
+        let server = try ServerProcess(arguments: ["--public", sandbox.publicDir.path])
+        let reply = try RawHTTP.request(server, path)
+        let index = try RawHTTP.request(server, "/")
+        #expect(reply.status == 200, "\(path): \(reply.statusLine)")
+        #expect(reply.body == index.body, "\(path) is the public index.html")
+        #expect(!reply.text.contains(Sandbox.secret))
+    }
+
+    @Test(
         "path traversal in every encoding: 400 or 404 (or, for a NUL lws cannot parse, no answer); never a byte from outside",
         arguments: [
             "/../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E%2Fsecret.txt", "/..%2fsecret.txt",

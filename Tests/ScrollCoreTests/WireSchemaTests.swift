@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ScrollCore
@@ -325,5 +326,57 @@ import Testing
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":2,"t":9,"coalesced":[[1,2,7],[1,2,8]]}"#
         ).get()
         #expect(move.inputTimes?.first == 7 && move.inputTimes?.last == 8)
+    }
+}
+
+/// docs/PROTOCOL.md, `semantics`: `set` names the action that sets a widget's value, its argument
+/// and what the argument takes; only widgets with such an action have one.
+@Suite struct WireSemanticsSetTests {
+    /// The setters docs/PROTOCOL.md lists ("Widget actions"): the ruler's and the picker's
+    /// `setValue {value}`, the roller's `changeTo {n}` (an integer), the carousel's `select {index}`.
+    static let documented: [String: [String: String]] = [
+        "ruler": ["action": "setValue", "argument": "value", "takes": "number"],
+        "picker": ["action": "setValue", "argument": "value", "takes": "number"],
+        "roller": ["action": "changeTo", "argument": "n", "takes": "integer"],
+        "carousel": ["action": "select", "argument": "index", "takes": "option"],
+    ]
+
+    /// Each widget's `set` as the semantics message carries it (nil: absent).
+    static func setters(_ scene: Scene) throws -> [String: [String: String]?] {
+        let text = ServerMessage.semantics(scene.semantics)
+        let message = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(message["type"] as? String == "semantics")
+        let widgets = try #require(message["widgets"] as? [[String: Any]])
+        return Dictionary(
+            uniqueKeysWithValues: widgets.map { w in
+                (w["id"] as? String ?? "?", w["set"].map { $0 as? [String: String] ?? ["not": "an object of strings"] })
+            })
+    }
+
+    @Test("every scene's semantics: the documented setters, and no set on readouts, labels and buttons")
+    func documentedSetters() throws {
+        for name in SceneCatalog.standard.names {
+            let scene = try #require(SceneCatalog.standard.make(name))
+            let setters = try Self.setters(scene)
+            #expect(!setters.isEmpty)
+            for (id, set) in setters {
+                #expect(set == Self.documented[id], "\(name): \(id)")
+            }
+        }
+    }
+
+    @Test("a setter is one of the widget's actions, and the scene accepts it with its argument as `takes` says")
+    func settersAreActions() throws {
+        // 42 is a value of the ruler (kg), the picker (tick) and the roller; 0 the carousel's first item.
+        let sample: [ValueSetter.Takes: JSONValue] = [.number: 42, .integer: 42, .option: 0]
+        for name in SceneCatalog.standard.names {
+            let scene = try #require(SceneCatalog.standard.make(name))
+            for s in scene.semantics {
+                guard let set = s.set else { continue }
+                #expect(s.actions.contains(set.action), "\(name): \(s.id)")
+                let action = ActionInput(widget: s.id, name: set.action, args: [set.argument: sample[set.takes]!])
+                #expect(throws: Never.self, "\(name): \(s.id)") { _ = try scene.check(action) }
+            }
+        }
     }
 }

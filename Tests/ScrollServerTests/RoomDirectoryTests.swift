@@ -39,6 +39,17 @@ struct RoomDirectoryTests {
         return d.settled(name, wall: wall)
     }
 
+    /// One visit: `client` joins `name` at `now`, sets the ruler to `kg` (if given) and leaves a
+    /// second later; the directory's effects are appended to `effects`.
+    private func visit(
+        _ d: RoomDirectory, _ name: String, client: UInt64, now: Double, wall: Double, settling kg: Double? = nil,
+        effects: inout [DirectoryEffect]
+    ) throws {
+        try join(d, name, client: client, now: now, wall: wall, effects: &effects)
+        if let kg { effects += settle(d, name, at: kg, now: now, wall: wall) }
+        d.leave(name, client: client, now: now + 1)
+    }
+
     private func rulerValue(_ room: Room) -> Double? {
         room.scene.semantics.first { $0.id == "ruler" }?.valueNow
     }
@@ -110,12 +121,8 @@ struct RoomDirectoryTests {
         // (1 live + 2 dormant > 2) unless a was taken out first.
         let d = directory(maxRooms: 2, maxStored: 2)
         var effects: [DirectoryEffect] = []
-        try join(d, "a", client: 1, now: 0, wall: 100, effects: &effects)
-        _ = settle(d, "a", at: 80, now: 0, wall: 100)
-        d.leave("a", client: 1, now: 1)
-        try join(d, "b", client: 2, now: 2, wall: 102, effects: &effects)
-        _ = settle(d, "b", at: 90, now: 2, wall: 102)
-        d.leave("b", client: 2, now: 3)
+        try visit(d, "a", client: 1, now: 0, wall: 100, settling: 80, effects: &effects)
+        try visit(d, "b", client: 2, now: 2, wall: 102, settling: 90, effects: &effects)
         try join(d, "c", client: 3, now: 4, wall: 104, effects: &effects)
         #expect(d.dormantNames == ["a"])
 
@@ -132,9 +139,8 @@ struct RoomDirectoryTests {
         var effects: [DirectoryEffect] = []
         for (i, name) in ["a", "b", "c", "d"].enumerated() {
             let t = Double(i) * 10
-            try join(d, name, client: UInt64(i + 1), now: t, wall: 100 + t, effects: &effects)
-            effects += settle(d, name, at: 80 + Double(i), now: t, wall: 100 + t)
-            d.leave(name, client: UInt64(i + 1), now: t + 1)
+            try visit(
+                d, name, client: UInt64(i + 1), now: t, wall: 100 + t, settling: 80 + Double(i), effects: &effects)
         }
         // a went dormant when c came; c settling made 2 live + 1 dormant > 2: a forgotten. Then b
         // went dormant when d came, and d settling forgot b. The store never held more than 2.
@@ -205,11 +211,8 @@ struct RoomDirectoryTests {
     func throwawayRoomsGoFirst() throws {
         let d = directory(maxRooms: 256, maxStored: 4096)
         var effects: [DirectoryEffect] = []
-        try join(d, "home", client: 1, now: 0, wall: 100, effects: &effects)
-        _ = settle(d, "home", at: 80, now: 0, wall: 100)
-        d.leave("home", client: 1, now: 1)
-        try join(d, "home", client: 2, now: 2, wall: 102, effects: &effects)  // a second visit: history
-        d.leave("home", client: 2, now: 3)
+        try visit(d, "home", client: 1, now: 0, wall: 100, settling: 80, effects: &effects)
+        try visit(d, "home", client: 2, now: 2, wall: 102, effects: &effects)  // a second visit: history
         for i in 0..<4400 {
             let name = "t\(i)", t = 10 + Double(i)
             try join(d, name, client: UInt64(10 + i), now: t, wall: 200 + t, effects: &effects)
@@ -234,5 +237,24 @@ struct RoomDirectoryTests {
         try join(d, "other", client: 2, now: 2, effects: &effects)
         #expect(d.dormantNames == [])
         #expect(d.settleAll(wall: 200) == [])
+    }
+
+    @Test("new rooms per address: 120 at once, then one a second; joining a room that exists is never limited")
+    func creationRate() throws {
+        let d = directory(maxRooms: 1000)
+        func join(_ name: String, from address: String, now: Double) -> ProtocolError? {
+            let (result, _) = d.join(name, scene: "ruler", client: 1, from: address, now: now, wall: 1000)
+            if case .failure(let error) = result { return error }
+            return nil
+        }
+        for i in 0..<120 { #expect(join("a\(i)", from: "192.0.2.1", now: 0) == nil) }
+        let refused = join("a120", from: "192.0.2.1", now: 0)
+        #expect(refused?.code == .rateLimited)
+        #expect(refused?.message.contains("too many new rooms from your address") == true)
+        #expect(refused?.code.closeCode == 1013, "fatal, try again later")
+        #expect(join("a0", from: "192.0.2.1", now: 0) == nil, "an existing room")
+        #expect(join("b0", from: "192.0.2.2", now: 0) == nil, "another address")
+        #expect(join("a121", from: "192.0.2.1", now: 0.999) != nil)
+        #expect(join("a122", from: "192.0.2.1", now: 1.0) == nil, "one token back after 1 s")
     }
 }

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Testing
 
@@ -89,9 +90,9 @@ struct SQLiteRoomStoreTests {
     // MARK: files it cannot use
 
     /// Opens `path` as the server does; returns the store and the log.
-    private func openForServer() -> (SQLiteRoomStore?, String) {
+    private func openForServer() throws -> (SQLiteRoomStore?, String) {
         let log = CapturedLog()
-        let store = SQLiteRoomStore.openForServer(path: path, logger: log.logger)
+        let store = try SQLiteRoomStore.openForServer(path: path, logger: log.logger)
         return (store, log.text)
     }
 
@@ -107,7 +108,7 @@ struct SQLiteRoomStoreTests {
     }
 
     private func expectFreshStoreAfterSettingAside(_ reason: String, since start: Double) throws {
-        let (store, log) = openForServer()
+        let (store, log) = try openForServer()
         let opened = try #require(store, "a fresh store is made: \(log)")
         #expect(log.contains("error the state file is unusable: set aside, starting with an empty store"), "\(log)")
         #expect(log.contains("reason=\(reason)"), "\(log)")
@@ -165,10 +166,32 @@ struct SQLiteRoomStoreTests {
             "the rooms table does not match: table rooms has no column named scene", since: start)
     }
 
+    @Test(
+        "a file SQLite can only read (its mode, a read-only mount): the start is refused, naming the file and --state none; the file is neither set aside nor changed"
+    )
+    func readOnly() throws {
+        let store = try SQLiteRoomStore(path: path)
+        try store.save([room("kept", at: 1)])
+        store.close()
+        let before = dir.entries
+        let log = CapturedLog()
+        // As root (the tests' user here) a file's mode stops no write: SQLite is told to open it
+        // read-only, as it does by itself when the file cannot be opened for writing.
+        #expect {
+            try SQLiteRoomStore.openForServer(path: path, logger: log.logger, flags: SQLITE_OPEN_READONLY)
+        } throws: { error in
+            "\(error)"
+                == "the state file \(path) cannot be written: the file is read-only. Make it and its directory writable, or run with --state none to keep no state"
+        }
+        #expect(dir.entries == before, "nothing set aside or made")
+        #expect(try RawDatabase(path).query("SELECT name FROM rooms") == [["kept"]])
+        #expect(log.text == "", "refused, not logged and carried on: \(log.text)")
+    }
+
     @Test("a file that cannot be created: reported, and the server runs without storage")
     func cannotCreate() throws {
         let log = CapturedLog()
-        let store = SQLiteRoomStore.openForServer(path: dir.file("missing/state.sqlite"), logger: log.logger)
+        let store = try SQLiteRoomStore.openForServer(path: dir.file("missing/state.sqlite"), logger: log.logger)
         #expect(store == nil)
         #expect(log.text.contains("error cannot open the state file; running without stored state"), "\(log.text)")
         #expect(log.text.contains("reason=unable to open database file"), "\(log.text)")

@@ -10,12 +10,17 @@ struct StateWriterTests {
         StoredRoom(name: name, scene: "demo", snapshot: snapshot, updated: 1)
     }
 
+    /// A writer on `store` whose delays run on a hand-moved clock, and what it logs.
+    private func writer(_ store: any RoomStore) -> (StateWriter, ManualScheduler, CapturedLog) {
+        let clock = ManualScheduler(), log = CapturedLog()
+        return (StateWriter(store: store, logger: log.logger, scheduler: clock), clock, log)
+    }
+
     @Test(
         "what is handed in within 50 ms is one batch: a room saved three times is written once, with its latest state")
     func coalesces() throws {
         let store = InMemoryRoomStore()
-        let clock = ManualScheduler()
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
+        let (writer, clock, _) = writer(store)
         writer.save(room("a", "1"))
         clock.advance(by: 0.01)
         writer.save(room("b", "1"))
@@ -38,8 +43,7 @@ struct StateWriterTests {
     @Test("a removal wins over an earlier save of the same room, a save over an earlier removal")
     func removals() throws {
         let store = InMemoryRoomStore([room("old", "0"), room("back", "0")])
-        let clock = ManualScheduler()
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
+        let (writer, clock, _) = writer(store)
         writer.save(room("old", "1"))
         writer.remove("old")
         writer.remove("back")
@@ -52,8 +56,7 @@ struct StateWriterTests {
     @Test("nothing is written after close")
     func afterClose() throws {
         let store = InMemoryRoomStore()
-        let clock = ManualScheduler()
-        let writer = StateWriter(store: store, logger: CapturedLog().logger, scheduler: clock)
+        let (writer, clock, _) = writer(store)
         writer.close()
         writer.save(room("late", "1"))
         clock.advance(by: 1)
@@ -65,9 +68,7 @@ struct StateWriterTests {
     @Test("a failed write is logged once and tried again every second until it succeeds, with the latest state")
     func retries() throws {
         let store = FlakyStore(failures: 3)
-        let log = CapturedLog()
-        let clock = ManualScheduler()
-        let writer = StateWriter(store: store, logger: log.logger, scheduler: clock)
+        let (writer, clock, log) = writer(store)
         writer.save(room("a", "1"))
         clock.advance(by: 0.05)
         #expect(store.attempts == 1)
@@ -90,9 +91,7 @@ struct StateWriterTests {
     @Test("at close a failing write is tried twice more, a quarter second apart, and what is lost is named")
     func closeRetries() throws {
         let store = FlakyStore(failures: 10)
-        let log = CapturedLog()
-        let clock = ManualScheduler()
-        let writer = StateWriter(store: store, logger: log.logger, scheduler: clock)
+        let (writer, clock, log) = writer(store)
         writer.save(room("b", "1"))
         writer.save(room("a", "1"))
         writer.close()

@@ -36,10 +36,13 @@ final class BoardHarness {
     let board: Switchboard
 
     init(
-        slowReader: SlowReaderRule = SlowReaderRule(), store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil
+        slowReader: SlowReaderRule = SlowReaderRule(), maxRooms: Int = 256, record: String? = nil,
+        store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil
     ) throws {
         var config = ServerConfig(publicDirectory: "/nonexistent")
         config.slowReader = slowReader
+        config.maxRooms = maxRooms
+        config.recordDirectory = record
         board = try Switchboard(
             config: config, logger: log.logger, store: store, clock: clock.clock, scheduler: scheduler,
             headroom: testHeadroom)

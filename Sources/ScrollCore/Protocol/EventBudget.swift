@@ -26,7 +26,7 @@ public enum EventBudget {
             if total <= perWidget || n < perWidget {
                 kept.append((event, 1))
             } else if n == total {
-                kept.append((event, key.type == "haptic" ? total - perWidget + 1 : 1))
+                kept.append((event, key.type == .haptic ? total - perWidget + 1 : 1))
             }
         }
         return kept
@@ -35,10 +35,10 @@ public enum EventBudget {
     /// What the budget counts by.
     private struct Budgeted: Hashable {
         let widget: String
-        let type: String
+        let type: SceneEvent.Kind.Name
         init(_ event: SceneEvent) {
             widget = event.widget
-            type = event.kind.type
+            type = event.kind.name
         }
     }
 }

@@ -1,36 +1,50 @@
 /// JSON text messages from the server (docs/PROTOCOL.md, "Server → client").
 /// Frames are binary (FrameEncoder); everything else is one of these.
 public enum ServerMessage {
+    /// Every message's `type`: a page must handle each (BrowserClientTests checks the page's list).
+    public enum Kind: String, Sendable, CaseIterable {
+        case welcome, error, applied, pong, events, presence, semantics
+    }
+
+    /// A message of `kind`: its `type`, then `fields`.
+    static func message(_ kind: Kind, _ fields: [(String, JSONValue)]) -> String {
+        JSONValue.object([("type", .string(kind.rawValue))] + fields).serialized
+    }
+
     public static func welcome(client: String, color: Color, room: String, scene: Scene, theme: String) -> String {
-        JSONValue.object([
-            ("type", "welcome"), ("protocol", .number(Double(ProtocolVersion.current))),
-            ("client", .string(client)), ("color", .string(color.hexString)), ("room", .string(room)),
-            (
-                "scene",
-                .object([
-                    ("name", .string(scene.name)), ("width", .number(scene.size.width)),
-                    ("height", .number(scene.size.height)),
-                ])
-            ),
-            ("theme", .string(theme)),
-        ]).serialized
+        message(
+            .welcome,
+            [
+                ("protocol", .number(Double(ProtocolVersion.current))),
+                ("client", .string(client)), ("color", .string(color.hexString)), ("room", .string(room)),
+                (
+                    "scene",
+                    .object([
+                        ("name", .string(scene.name)), ("width", .number(scene.size.width)),
+                        ("height", .number(scene.size.height)),
+                    ])
+                ),
+                ("theme", .string(theme)),
+            ])
     }
 
     public static func error(_ e: ProtocolError, fatal: Bool = false) -> String {
-        JSONValue.object([
-            ("type", "error"), ("code", .string(e.code.rawValue)), ("message", .string(e.message)),
-            ("fatal", .bool(fatal)), ("protocol", .number(Double(ProtocolVersion.current))),
-        ]).serialized
+        message(
+            .error,
+            [
+                ("code", .string(e.code.rawValue)), ("message", .string(e.message)), ("fatal", .bool(fatal)),
+                ("protocol", .number(Double(ProtocolVersion.current))),
+            ])
     }
 
     /// The newest input of this client's that the room has applied (its own `t`, ms): sent
     /// straight after the first frame drawn after it, so the page can time input to frame.
     public static func applied(t: Double) -> String {
-        JSONValue.object([("type", "applied"), ("t", .number(t))]).serialized
+        message(.applied, [("t", .number(t))])
     }
 
     public static func pong(t: Double) -> String {
-        JSONValue.object([("type", "pong"), ("t", .number(t))]).serialized
+        message(.pong, [("t", .number(t))])
     }
 
     /// Within `EventBudget`: a haptic that stands for several crossings says how many (`count`).
@@ -40,28 +54,48 @@ public enum ServerMessage {
             fields.append(("count", .number(Double(count))))
             return .object(fields)
         }
-        return JSONValue.object([("type", "events"), ("events", .array(items))]).serialized
+        return message(.events, [("events", .array(items))])
     }
 
     /// Everyone in the room, in join order, with their colours.
     /// The first `Presence.listed` clients in join order and how many there are: the message
     /// stays small however many join (each client knows its own colour from `welcome`).
     public static func presence(_ presence: Presence) -> String {
-        JSONValue.object([
-            ("type", "presence"),
-            (
-                "clients",
-                .array(
-                    presence.members.prefix(Presence.listed).map {
-                        .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
-                    })
-            ),
-            ("count", .number(Double(presence.members.count))),
-        ]).serialized
+        message(
+            .presence,
+            [
+                (
+                    "clients",
+                    .array(
+                        presence.members.prefix(Presence.listed).map {
+                            .object([("id", .string($0.client)), ("color", .string($0.color.hexString))])
+                        })
+                ),
+                ("count", .number(Double(presence.members.count))),
+            ])
     }
 
     public static func semantics(_ widgets: [Semantics]) -> String {
-        JSONValue.object([("type", "semantics"), ("widgets", .array(widgets.map(\.json)))]).serialized
+        message(.semantics, [("widgets", .array(widgets.map(\.json)))])
+    }
+}
+
+extension SceneEvent.Kind {
+    /// An event's `type` on the wire: a page must handle each (BrowserClientTests checks the page's rules).
+    public enum Name: String, Sendable, CaseIterable {
+        case value, moved, selected, added, deleted, haptic, announce
+    }
+
+    public var name: Name {
+        switch self {
+        case .value: .value
+        case .moved: .moved
+        case .selected: .selected
+        case .added: .added
+        case .deleted: .deleted
+        case .haptic: .haptic
+        case .announcement: .announce
+        }
     }
 }
 
@@ -69,7 +103,7 @@ extension SceneEvent {
     /// Also the event format of `widget-replay`'s output.
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [
-            ("t", .number(time)), ("widget", .string(widget)), ("type", .string(kind.type)),
+            ("t", .number(time)), ("widget", .string(widget)), ("type", .string(kind.name.rawValue)),
         ]
         switch kind {
         case let .value(v, text, final):
@@ -87,21 +121,6 @@ extension SceneEvent {
     }
 }
 
-extension SceneEvent.Kind {
-    /// The event's `type` on the wire.
-    public var type: String {
-        switch self {
-        case .value: "value"
-        case .moved: "moved"
-        case .selected: "selected"
-        case .added: "added"
-        case .deleted: "deleted"
-        case .haptic: "haptic"
-        case .announcement: "announce"
-        }
-    }
-}
-
 extension Semantics {
     public var json: JSONValue {
         var fields: [(String, JSONValue)] = [
@@ -113,6 +132,13 @@ extension Semantics {
         if let valueMax { fields.append(("valueMax", .number(valueMax))) }
         if let valueText { fields.append(("valueText", .string(valueText))) }
         fields += [("keys", .array(keys.map { .string($0) })), ("actions", .array(actions.map { .string($0) }))]
+        if let set {
+            let setter: [(String, JSONValue)] = [
+                ("action", .string(set.action)), ("argument", .string(set.argument)),
+                ("takes", .string(set.takes.rawValue)),
+            ]
+            fields.append(("set", .object(setter)))
+        }
         if !options.isEmpty { fields.append(("options", .array(options.map(\.json)))) }
         return .object(fields)
     }

@@ -53,6 +53,7 @@ public final class Scene {
             var s = w.semantics
             s.keys = w.keys
             s.actions = w.actions
+            s.set = w.valueSetter
             return s
         }
     }

@@ -51,6 +51,7 @@ public final class TickPicker: DialOwner, ReadoutSource {
     }
 
     public var actions: [String] { ["setValue"] }
+    public var valueSetter: ValueSetter? { ValueSetter(action: "setValue", argument: "value", takes: .number) }
 
     public func check(_ action: ActionInput) throws(ActionError) {
         _ = try action.argument("value", settableValue, on: id)

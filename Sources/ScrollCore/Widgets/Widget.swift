@@ -84,16 +84,18 @@ public struct Semantics: Sendable, Equatable {
     /// `Widget.keys` and `Widget.actions`); the page prevents default only for these keys.
     public var keys: [String]
     public var actions: [String]
+    /// Which of `actions` sets its value (the scene fills it in from `Widget.valueSetter`).
+    public var set: ValueSetter?
     /// A listbox's options, in order.
     public var options: [SemanticOption]
     public init(
         id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
         valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
-        keys: [String] = [], actions: [String] = [], options: [SemanticOption] = []
+        keys: [String] = [], actions: [String] = [], set: ValueSetter? = nil, options: [SemanticOption] = []
     ) {
         self.id = id; self.role = role; self.label = label; self.frame = frame
         self.valueNow = valueNow; self.valueMin = valueMin; self.valueMax = valueMax; self.valueText = valueText
-        self.keys = keys; self.actions = actions; self.options = options
+        self.keys = keys; self.actions = actions; self.set = set; self.options = options
     }
 }
 
@@ -129,6 +131,8 @@ public protocol Widget: AnyObject {
     func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool
     /// The names of the actions `perform` understands.
     var actions: [String] { get }
+    /// Which of `actions` sets the widget's value, and how; nil: none does.
+    var valueSetter: ValueSetter? { get }
     /// Refuses `action` (one of `actions`) when its arguments will not do, changing nothing:
     /// the server asks before it records an action, the scene before it performs one.
     func check(_ action: ActionInput) throws(ActionError)
@@ -165,6 +169,7 @@ extension Widget {
     public var keys: [String] { [] }
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool { false }
     public var actions: [String] { [] }
+    public var valueSetter: ValueSetter? { nil }
     public func check(_ action: ActionInput) throws(ActionError) {}
     public func perform(_ action: ActionInput, at time: Double, events: inout [SceneEvent]) throws(ActionError) {}
     public var snapshot: JSONValue? { nil }

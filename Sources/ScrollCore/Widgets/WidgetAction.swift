@@ -32,3 +32,25 @@ public struct ActionError: Error, Sendable, Equatable, CustomStringConvertible {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// Which action sets a widget's value, for a client that holds a value rather than a gesture (a
+/// form field, docs/EMBEDDING.md): `action` with the value given as its argument `argument`, in
+/// the form `takes` says. Sent in the widget's semantics as `set` (docs/PROTOCOL.md).
+public struct ValueSetter: Sendable, Equatable {
+    /// What the argument takes, made from the value the client holds.
+    public enum Takes: String, Sendable, CaseIterable {
+        /// The value as a number.
+        case number
+        /// The value rounded to a whole number.
+        case integer
+        /// The index of the option (semantics `options`) whose label is the value.
+        case option
+    }
+
+    public var action: String
+    public var argument: String
+    public var takes: Takes
+    public init(action: String, argument: String, takes: Takes) {
+        self.action = action; self.argument = argument; self.takes = takes
+    }
+}

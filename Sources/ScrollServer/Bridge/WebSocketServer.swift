@@ -7,10 +7,6 @@ import Synchronization
     import Glibc
 #endif
 
-public struct ServerStartError: Error, CustomStringConvertible {
-    public var description: String
-}
-
 /// The libwebsockets bridge: one context, one service thread, lws callback dispatch and lws
 /// calls only. What a client's messages mean and what it is owed is the `Switchboard`'s.
 /// Every method except `stop()` runs on the service thread (lws calls are not thread-safe;
@@ -61,8 +57,7 @@ public final class WebSocketServer: @unchecked Sendable {
         board.restoreRooms()
         let ctx = rs_create_context(
             config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
-            Self.receiveBufferSize,
-            Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
+            Self.receiveBufferSize, Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
         guard let ctx else {
             throw ServerStartError(
                 description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
@@ -72,6 +67,7 @@ public final class WebSocketServer: @unchecked Sendable {
         tickTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         wakeTimer = rs_timer_new(nil)
+        http.accepts.attach(ctx)
         return Int(rs_listen_port(ctx))
     }
 
@@ -81,12 +77,12 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
+            http.accepts.checkFailedAccept()
         }
         shutDown(context)
-        for t in [tickTimer, sweepTimer, wakeTimer] {
-            if let t { rs_timer_cancel(t); free(t) }
-        }
+        for case let t? in [tickTimer, sweepTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
         (tickTimer, sweepTimer, wakeTimer) = (nil, nil, nil)
+        http.accepts.detach()
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
         self.context = nil
@@ -127,7 +123,8 @@ public final class WebSocketServer: @unchecked Sendable {
             nextClientID += 1
             rs_session_id(user).pointee = id
             connections[id] = Connection(wsi: wsi)
-            board.connected(id)
+            var peer = [CChar](repeating: 0, count: 64)
+            board.connected(id, address: lws_get_peer_simple(wsi, &peer, peer.count).map { String(cString: $0) } ?? "")
         case LWS_CALLBACK_RECEIVE:
             guard let id = clientID(user) else { return -1 }
             receive(id, input, len)
@@ -204,14 +201,13 @@ extension WebSocketServer: Wire {
         if let wsi = connections[client]?.wsi { lws_callback_on_writable(wsi) }
     }
 
-    package func requestTick(after seconds: Double) {
-        guard let context, let tickTimer else { return }
-        rs_timer_schedule(context, tickTimer, tickCallback, Int64(seconds * 1e6))
-    }
+    package func requestTick(after seconds: Double) { schedule(tickTimer, tickCallback, after: seconds) }
 
-    package func requestSweep(after seconds: Double) {
-        guard let context, let sweepTimer else { return }
-        rs_timer_schedule(context, sweepTimer, sweepCallback, Int64(seconds * 1e6))
+    package func requestSweep(after seconds: Double) { schedule(sweepTimer, sweepCallback, after: seconds) }
+
+    private func schedule(_ timer: UnsafeMutablePointer<rs_timer>?, _ callback: sul_cb_t, after seconds: Double) {
+        guard let context, let timer else { return }
+        rs_timer_schedule(context, timer, callback, Int64(seconds * 1e6))
     }
 }
 

@@ -6,13 +6,16 @@ import ScrollCore
     import Glibc
 #endif
 
-/// lws protocol 0: the static page, and the vetting of each WebSocket upgrade (docs/PROTOCOL.md,
-/// "HTTP" and "Handshake"). The policy is `StaticFiles` and `UpgradeCheck`; here only lws calls.
+/// lws protocol 0: each connection as it is accepted (`AcceptGuard`), the static page, and the
+/// vetting of each WebSocket upgrade (docs/PROTOCOL.md, "HTTP" and "Handshake"). The policy is
+/// `StaticFiles` and `UpgradeCheck`; here only lws calls.
 final class HTTPEdge {
     /// The static page (`--public`).
     let files: StaticFiles
     /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
     let upgrades: UpgradeCheck
+    /// Accepting within the descriptor budget, pausing when it cannot.
+    let accepts: AcceptGuard
     private let logger: Logger
 
     init(config: ServerConfig, logger: Logger) throws {
@@ -24,6 +27,7 @@ final class HTTPEdge {
         upgrades = UpgradeCheck(
             hosts: HostPolicy(names: config.serverNames), origins: OriginPolicy(allowing: config.allowedOrigins),
             subprotocol: ProtocolVersion.subprotocol)
+        accepts = AcceptGuard(ceiling: config.socketCeiling, logger: logger)
         self.logger = logger
     }
 
@@ -32,6 +36,9 @@ final class HTTPEdge {
         _ input: UnsafeMutableRawPointer?, _ len: Int
     ) -> Int32 {
         switch reason {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            // From the listener (`wsi`), before any protocol: `input` is the new descriptor.
+            return accepts.admit(Int32(truncatingIfNeeded: Int(bitPattern: input)), from: wsi)
         case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
             // `input` names what the request upgrades to, matched by lws in any case (so here too).
             switch input.map({ String(cString: $0.assumingMemoryBound(to: CChar.self)).lowercased() }) {

@@ -28,6 +28,10 @@ package final class RoomDirectory {
     package let headroom: Int
     /// A new room's dice seed (the roller's random button), recorded so a replay draws the same.
     private let seeds: () -> UInt64
+    /// New rooms per client address: a token bucket each (`creationRate`, `creationBurst`).
+    private var creations: [String: RateLimiter] = [:]
+    package var creationRate = 1.0
+    package var creationBurst = 120.0
     private var live: [String: Entry] = [:]
     /// Stored rooms not in memory (evicted, or beyond `maxRooms` at start).
     private var dormant: [String: StoredRoom] = [:]
@@ -71,7 +75,8 @@ package final class RoomDirectory {
     /// new room). The room is live, woken from the store, or made; at the cap the empty room idle
     /// longest makes way. Refusals: unknown scene, another scene than the room's, server full.
     package func join(
-        _ name: String, scene sceneName: String?, client: UInt64, now: Double, wall: Double
+        _ name: String, scene sceneName: String?, client: UInt64, from address: String = "", now: Double,
+        wall: Double
     ) -> (Result<Room, ProtocolError>, [DirectoryEffect]) {
         var effects: [DirectoryEffect] = []
         if let named = sceneName, !scenes.names.contains(named) {
@@ -91,6 +96,11 @@ package final class RoomDirectory {
             guard let scene = scenes.make(wanted) else {
                 return (.failure(ProtocolError(.unknownScene, scenes.unknown(wanted))), effects)
             }
+            guard admitCreation(from: address, now: now) else {
+                let message =
+                    "too many new rooms from your address (\(Int(creationBurst)) at once, then \(Int(creationRate)) a second); join a room that exists or try again later"
+                return (.failure(ProtocolError(.rateLimited, message)), effects)
+            }
             guard live.count < maxRooms || evictIdle(wall: wall, &effects) else {
                 return (.failure(ProtocolError(.serverFull, "the server has \(maxRooms) rooms in use")), effects)
             }
@@ -105,6 +115,16 @@ package final class RoomDirectory {
         live[name]!.members.append(client)
         live[name]!.visits += 1
         return (.success(live[name]!.room), effects)
+    }
+
+    /// One more new room from `address`, if its bucket allows. Full buckets are forgotten once
+    /// many addresses are remembered, so the table stays small.
+    private func admitCreation(from address: String, now: Double) -> Bool {
+        if creations.count > 4096 { creations = creations.filter { !$0.value.isFull(now: now) } }
+        var limiter = creations[address] ?? RateLimiter(rate: creationRate, burst: creationBurst, now: now)
+        let admitted = limiter.admit(now: now) == .accepted
+        creations[address] = limiter
+        return admitted
     }
 
     /// `client` left room `name` (its pointers are let go by the room itself).

@@ -16,7 +16,7 @@ extension ProtocolError.Code {
     package var closeCode: UInt16 {
         switch self {
         case .tooLarge: CloseCode.messageTooBig
-        case .serverFull: CloseCode.tryAgainLater
+        case .serverFull, .rateLimited: CloseCode.tryAgainLater
         default: CloseCode.policyViolation
         }
     }

@@ -14,6 +14,9 @@ struct RateLimiter {
         self.rate = rate; self.burst = burst; tokens = burst; last = now
     }
 
+    /// Whether the bucket is full again by `now`: this limiter remembers nothing worth keeping.
+    func isFull(now: Double) -> Bool { tokens + (now - last) * rate >= burst }
+
     mutating func admit(now: Double) -> Admission {
         tokens = min(burst, tokens + (now - last) * rate)
         last = now

@@ -1,6 +1,10 @@
 import CSQLite
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Rooms' settled state in one SQLite file (docs/STATE.md): WAL mode, one table keyed by room
 /// name, prepared statements, one transaction per batch.
 public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
@@ -27,10 +31,11 @@ public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
         do { try self.init(opening: path) } catch { throw RoomStoreError(error.reason) }
     }
 
-    /// As `init(path:)`; the failure says whether the file itself is unusable (set it aside).
-    init(opening path: String) throws(OpenFailure) {
+    /// As `init(path:)`; the failure says whether the file itself is unusable (set it aside) or
+    /// cannot be written. `flags`: how SQLite opens it (a test opens it read-only).
+    init(opening path: String, flags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) throws(OpenFailure) {
         self.path = path
-        connection = Mutex(try Connection(path: path))
+        connection = Mutex(try Connection(path: path, flags: flags))
     }
 
     deinit { close() }
@@ -75,10 +80,12 @@ public final class SQLiteRoomStore: RoomStore, @unchecked Sendable {
         }
     }
 
-    /// Why opening failed; `unusable`: the file is there but is no store this server can use.
+    /// Why opening failed; `unusable`: the file is there but is no store this server can use;
+    /// `readOnly`: it, or its directory, cannot be written (every save would fail).
     struct OpenFailure: Error {
         var reason: String
         var unusable: Bool
+        var readOnly = false
     }
 }
 
@@ -90,21 +97,24 @@ private final class Connection: @unchecked Sendable {
     let begin: Statement, commit: Statement, rollback: Statement
 
     /// Codes that mean the file is not a database this server can use, rather than out of reach.
-    static let unusableCodes = [
-        SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_FORMAT, SQLITE_READONLY, SQLITE_PERM,
-    ]
+    static let unusableCodes = [SQLITE_NOTADB, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_FORMAT, SQLITE_PERM]
 
     typealias Failure = SQLiteRoomStore.OpenFailure
 
-    init(path: String) throws(Failure) {
+    init(path: String, flags: Int32) throws(Failure) {
+        try Self.checkDirectory(of: path)
         var handle: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close_v2(handle)
             throw Failure(reason: message, unusable: Self.unusableCodes.contains(rc & 0xFF))
         }
-        do {
+        do throws(Failure) {
+            // SQLite opens a file it may not write read-only, without a word; every save would fail.
+            guard sqlite3_db_readonly(handle, "main") != 1 else {
+                throw Failure(reason: "the file is read-only", unusable: false, readOnly: true)
+            }
             try Self.prepareFile(handle)
             func statement(_ sql: String) throws(Failure) -> Statement {
                 do { return try Statement(handle, sql) } catch {
@@ -130,7 +140,9 @@ private final class Connection: @unchecked Sendable {
     private static func prepareFile(_ db: OpaquePointer) throws(Failure) {
         func rows<T>(_ sql: String, _ read: (Statement.Row) -> T) throws(Failure) -> [T] {
             do throws(SQLiteFailure) { return try Statement(db, sql).rows([], read) } catch {
-                throw Failure(reason: error.message, unusable: unusableCodes.contains(error.code & 0xFF))
+                throw Failure(
+                    reason: error.message, unusable: unusableCodes.contains(error.code & 0xFF),
+                    readOnly: error.code & 0xFF == SQLITE_READONLY)
             }
         }
         // Another process writing the file (a second server on it) is waited for, briefly.
@@ -156,6 +168,12 @@ private final class Connection: @unchecked Sendable {
                 _ = try rows("PRAGMA user_version = \(step + 1)") { _ in () }
                 _ = try rows("COMMIT") { _ in () }
             }
+            // A write at open (the version as it is), so that what the checks before cannot see, a
+            // -wal or -shm that cannot be written, is found now and not at the first save.
+            let current = try rows("PRAGMA user_version") { $0.int(0) }.first ?? version
+            _ = try rows("BEGIN IMMEDIATE") { _ in () }
+            _ = try rows("PRAGMA user_version = \(current)") { _ in () }
+            _ = try rows("COMMIT") { _ in () }
             return
         }
         guard try rows("SELECT count(*) FROM sqlite_master", { $0.int(0) }).first == 0 else {
@@ -165,6 +183,19 @@ private final class Connection: @unchecked Sendable {
         _ = try rows(SQLiteRoomStore.schema) { _ in () }
         _ = try rows("PRAGMA user_version = \(SQLiteRoomStore.schemaVersion)") { _ in () }
         _ = try rows("COMMIT") { _ in () }
+    }
+
+    /// A directory that exists but cannot be written: SQLite could not make the -wal and -shm
+    /// files beside the state file (a missing one is for `sqlite3_open_v2` to report).
+    private static func checkDirectory(of path: String) throws(Failure) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.map { $0.isEmpty ? "/" : $0 } ?? "."
+        guard access(directory, W_OK) != 0 else { return }
+        let code = errno
+        guard code != ENOENT, code != ENOTDIR else { return }
+        throw Failure(
+            reason:
+                "its directory \(directory) cannot be written (\(String(cString: strerror(code)))): SQLite keeps the -wal and -shm files there",
+            unusable: false, readOnly: true)
     }
 
     deinit {

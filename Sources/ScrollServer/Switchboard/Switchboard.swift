@@ -9,13 +9,15 @@ package final class Switchboard {
     package struct Client {
         package let session: ClientSession
         package var outbound: OutboundQueue
+        /// The peer's address (new rooms are rate-limited per address).
+        package let address: String
     }
 
     let config: ServerConfig
     let logger: Logger
     private let clock: ServerClock
     package let directory: RoomDirectory
-    private let traces: TraceDirectory?
+    let traces: TraceDirectory?
     private let writer: StateWriter?
     package weak var wire: (any Wire)?
 
@@ -79,11 +81,11 @@ package final class Switchboard {
 
     // MARK: what the transport reports
 
-    package func connected(_ id: UInt64) {
+    package func connected(_ id: UInt64, address: String = "") {
         let session = ClientSession(id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now())
         clients[id] = Client(
-            session: session,
-            outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader))
+            session: session, outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader),
+            address: address)
         unjoined += 1
         if stopping {
             if clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
@@ -151,8 +153,9 @@ package final class Switchboard {
         }
     }
 
-    /// Once a second while anyone has not said hello or holds a pointer: a `hello` overdue
-    /// closes the connection; a pointer quiet for `ClientSession.holdTimeout` is let go.
+    /// Once a second while anyone has not said hello or holds a pointer, or a trace file is open:
+    /// a `hello` overdue closes the connection; a pointer quiet for `ClientSession.holdTimeout` is
+    /// let go; a trace file quiet for `TraceDirectory.quietAfter` is closed.
     package func sweep() {
         sweepScheduled = false
         let now = clock.now()
@@ -168,7 +171,8 @@ package final class Switchboard {
             }
             pending = pending || session.room == nil || session.holdsPointers
         }
-        if pending { ensureSweeping() }
+        traces?.closeQuiet(now: now)
+        if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
 
     private func ensureSweeping() {
@@ -207,10 +211,12 @@ package final class Switchboard {
                 logger.debug("disconnected", metadata: ["client": "\(session.name)", "room": "\(room)"])
             case let .record(message, roomTime):
                 guard let room = session.room else { continue }
-                traces?.record(message, client: session.name, room: room.name, roomTime: roomTime)
+                traces?.record(message, client: session.name, room: room.name, roomTime: roomTime, now: now)
+                if traces != nil { ensureSweeping() }
             case .recordLeave(let roomTime):
                 guard let room = session.room else { continue }
-                traces?.leave(client: session.name, room: room.name, roomTime: roomTime)
+                traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
+                if traces != nil { ensureSweeping() }
             case .applied(let t):
                 clients[id]?.outbound.noteApplied(t: t)
             case .publish(let events):
@@ -246,6 +252,7 @@ package final class Switchboard {
             case .save(let stored):
                 writer?.save(stored)
             case .evicted(let room):
+                traces?.evicted(room)
                 logger.info("evicted idle room", metadata: ["room": "\(room)"])
             case .forget(let room):
                 writer?.remove(room)
@@ -286,7 +293,8 @@ package final class Switchboard {
         func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
         {
             let (result, effects) = board.directory.join(
-                room, scene: scene, client: client, now: now, wall: board.clock.wall())
+                room, scene: scene, client: client, from: board.clients[client]?.address ?? "", now: now,
+                wall: board.clock.wall())
             board.carryOut(effects)
             return result.map { $0 }
         }

@@ -247,6 +247,8 @@ public final class Carousel: ReadoutSource {
     }
 
     public var actions: [String] { ["select", "add", "delete"] }
+    /// Its value is the selected item's name: set by selecting that item's index.
+    public var valueSetter: ValueSetter? { ValueSetter(action: "select", argument: "index", takes: .option) }
 
     public func check(_ action: ActionInput) throws(ActionError) {
         switch action.name {

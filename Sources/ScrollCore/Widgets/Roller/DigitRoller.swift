@@ -110,6 +110,9 @@ public final class DigitRoller: Widget {
     // MARK: changes
 
     public var actions: [String] { isReadout ? [] : ["changeTo"] }
+    public var valueSetter: ValueSetter? {
+        isReadout ? nil : ValueSetter(action: "changeTo", argument: "n", takes: .integer)
+    }
 
     public func check(_ action: ActionInput) throws(ActionError) {
         _ = try change(action)

@@ -1,0 +1,250 @@
+// One scene of a widget server, shown on a canvas: the client the demo page (app.js) and
+// <scroll-widget> (embed.js) share. It connects (hello, welcome, the protocol version), forwards
+// input, keeps the frames and paints them, mirrors the semantics, speaks announcements and routes
+// errors. It holds no widget state and knows no widget: what is shown, said and settable comes
+// from the server. Each host adds only its own furniture through the `on` hooks.
+import { LayerStore, paint } from "./painter.js";
+import { SemanticsLayer } from "./semantics.js";
+import { Connection } from "./connection.js";
+import { attachInput } from "./input.js";
+
+/** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
+export const PROTOCOL_VERSION = 4;
+
+/** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
+export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Errors after which reconnecting cannot help: the client stops. */
+const FINAL_ERRORS = new Set(["protocol_mismatch", "unknown_scene", "scene_mismatch"]);
+
+/** Input messages: their `t` is what the server's `applied` echoes. */
+const INPUT = new Set(["pointer", "wheel", "key", "action"]);
+
+/** What each event type does on a page (docs/PROTOCOL.md, "What the page does with events"):
+ *  `say` is what a screen reader hears (nothing per tick), `felt` marks a haptic. Every type the
+ *  server sends has a rule, even one that does nothing of its own; BrowserClientTests checks that
+ *  against the server's list, so a new type cannot be ignored unnoticed. */
+export const EVENT_RULES = {
+  value: { say: (e) => (e.final ? e.text : null) },
+  moved: {}, // felt through the haptic that comes with it; the frames show the tick
+  selected: { say: (e) => e.name },
+  added: { say: (e) => `Added ${e.name}` },
+  deleted: { say: (e) => `Deleted ${e.name}` },
+  haptic: { felt: true },
+  announce: { say: (e) => e.text },
+};
+
+/** What the client does with each text message (docs/PROTOCOL.md, "Server → client"); checked
+ *  against the server's list like EVENT_RULES. */
+const HANDLERS = {
+  welcome: (client, m) => client.welcome(m),
+  semantics: (client, m) => {
+    client.semantics.update(m.widgets);
+    client.on.semantics?.(m.widgets);
+  },
+  presence: (client, m) => client.on.presence?.(m),
+  events: (client, m) => client.events(m.events),
+  error: (client, m) => client.error(m),
+  applied: (client, m) => client.hud.applied(m.t),
+  pong: (client, m) => client.hud.pong(m.t),
+};
+export const MESSAGE_TYPES = Object.keys(HANDLERS);
+
+const NO_HUD = {
+  received() {}, frame() {}, painted() {}, applied() {}, pong() {}, inputSent() {}, restartSeq() {}, setConnected() {},
+};
+
+export class SceneClient {
+  /**
+   * @param {object} options
+   *   `canvas` (painted), `overlay` (holds the semantics' elements), `announcer` (a polite live
+   *   region), `preferences()` ({theme, reducedMotion} to draw with, read when a hello is made);
+   *   optional: `enabled()` (false: no input is sent), `latency` (simulated, ms each way), `hud`
+   *   (told of every message, frame, paint and input: hud.js's Hud), and `on`, hooks for the host:
+   *   `state(state, detail, code)` ("connecting", "open" once welcomed, "offline" with the wait and
+   *   the close code), `welcome(m)` (after the scene is known), `semantics(widgets)`,
+   *   `presence(m)`, `events(events)`, `haptics(events)` (one message's haptic events, if any),
+   *   `refused(code, message)` (stopped for good: a room name the server would refuse, "bad_room",
+   *   or a FINAL_ERRORS code), `error(m)` (any other error), `painted()`.
+   */
+  constructor({ canvas, overlay, announcer, preferences, enabled = () => true, latency = 0, hud = NO_HUD, on = {} }) {
+    Object.assign(this, { canvas, announcer, preferences, enabled, latency, hud, on });
+    this.ctx = canvas.getContext("2d");
+    this.store = new LayerStore();
+    this.connection = null;
+    this.client = null; // this page's client id, from the welcome: the painter skips its own pointer
+    this.scene = null; // { name, width, height } from the welcome
+    this.welcomed = false;
+    this.scale = 1;
+    this.dpr = 1;
+    this.dirty = false;
+    this.framesPainted = 0;
+    this.sentPreferences = null; // what the latest hello or preferences message said
+    this.unknown = new Set(); // message and event types met without a rule (warned once each)
+    // Only the keys the focused widget handles (its semantics' "keys") are sent and kept from
+    // the browser; Tab and the rest keep their usual meaning.
+    this.semantics = new SemanticsLayer(overlay, (widget, keys, e) => {
+      if (!this.enabled() || e.altKey || e.ctrlKey || e.metaKey || !keys.includes(e.key)) return false;
+      this.send({ type: "key", key: e.key, widget, t: e.timeStamp });
+      return true;
+    });
+    attachInput(canvas, () => this.scale, (m) => { if (this.enabled()) this.send(m); });
+  }
+
+  /** Joins `room` on the server at `url` (a `scene` name or null), leaving any room joined before. */
+  connect({ url, room, scene = null }) {
+    this.stop();
+    if (!ROOM_PATTERN.test(room)) {
+      // The server would refuse it, and reconnecting could not fix it: say what is allowed.
+      this.on.refused?.("bad_room", `room name "${room}" is not allowed: use 1–64 characters of A–Z, a–z, 0–9, _ or -`);
+      return;
+    }
+    this.store = new LayerStore();
+    this.scene = null;
+    const connection = new Connection({
+      url,
+      hello: () => {
+        this.sentPreferences = { ...this.preferences() };
+        return { type: "hello", protocol: PROTOCOL_VERSION, room, scene: scene || undefined, ...this.sentPreferences };
+      },
+      latency: this.latency,
+      onState: (state, detail, code) => { if (this.connection === connection) this.connectionState(state, detail, code); },
+      onText: (m) => { if (this.connection === connection) this.receive(m); },
+      onReceived: (bytes) => { if (this.connection === connection) this.hud.received(bytes); },
+      onBinary: (buffer) => { if (this.connection === connection) this.frame(buffer); },
+    });
+    this.connection = connection;
+    connection.start();
+  }
+
+  /** Closes the connection (if any) and stops reconnecting. */
+  stop() {
+    this.connection?.stop();
+    this.connection = null;
+    this.notWelcomed();
+  }
+
+  /** Sends `message` if connected; returns whether it went. Input is timed by the HUD. */
+  send(message) {
+    if (!this.connection?.send(message)) return false;
+    if (INPUT.has(message.type)) this.hud.inputSent(message.t);
+    return true;
+  }
+
+  /** The theme or motion to draw with changed: tells the server what differs from the hello (or
+   *  the last preferences); before the welcome it waits, since the server takes preferences only
+   *  after hello, and the next hello carries them. */
+  preferencesChanged() {
+    if (!this.welcomed || !this.sentPreferences) return;
+    const now = this.preferences();
+    const changed = {};
+    for (const key of ["theme", "reducedMotion"]) if (now[key] !== this.sentPreferences[key]) changed[key] = now[key];
+    if (Object.keys(changed).length === 0) return;
+    if (!this.send({ type: "preferences", ...changed })) return;
+    Object.assign(this.sentPreferences, changed);
+    // The server answers with a full frame that starts a new count of seq.
+    this.hud.restartSeq();
+  }
+
+  /** Draws the scene at `scale` CSS px a point (sharp at the device pixel ratio). */
+  setScale(scale) {
+    if (!this.scene) return; // nothing to fit before the welcome
+    this.scale = scale;
+    this.dpr = devicePixelRatio || 1;
+    this.canvas.width = Math.round(this.scene.width * scale * this.dpr);
+    this.canvas.height = Math.round(this.scene.height * scale * this.dpr);
+    this.semantics.layout(scale);
+    // Resizing clears the canvas: repaint now, so it is never seen (or read) empty.
+    this.dirty = true;
+    this.draw();
+  }
+
+  connectionState(state, detail, code) {
+    this.notWelcomed();
+    this.on.state?.(state, detail, code);
+  }
+
+  notWelcomed() {
+    this.welcomed = false;
+    this.hud.setConnected(false);
+  }
+
+  /** One text message from the server. */
+  receive(m) {
+    const handle = Object.hasOwn(HANDLERS, m.type) ? HANDLERS[m.type] : null;
+    if (handle) handle(this, m);
+    else this.unknownType("message", m.type);
+  }
+
+  welcome(m) {
+    if (m.protocol !== PROTOCOL_VERSION) {
+      this.refuse("protocol_mismatch", `this page speaks protocol ${PROTOCOL_VERSION}, the server speaks ${m.protocol}; reload the page`);
+      return;
+    }
+    this.client = m.client;
+    this.scene = m.scene;
+    this.connection?.joined();
+    this.welcomed = true;
+    this.hud.restartSeq();
+    this.hud.setConnected(true);
+    this.on.welcome?.(m);
+    this.on.state?.("open");
+    // The system's theme or motion may have changed since the hello was made.
+    this.preferencesChanged();
+  }
+
+  error(m) {
+    // Reconnecting cannot fix a wrong protocol or ?scene=: stop and say so.
+    if (FINAL_ERRORS.has(m.code)) { this.refuse(m.code, m.message); return; }
+    console.warn(`server refused: ${m.code}: ${m.message}`);
+    this.on.error?.(m);
+  }
+
+  refuse(code, message) {
+    this.stop();
+    this.on.refused?.(code, message);
+  }
+
+  // One events message is one batch, in time order.
+  events(events) {
+    const texts = [];
+    const haptics = [];
+    for (const e of events) {
+      const rule = Object.hasOwn(EVENT_RULES, e.type) ? EVENT_RULES[e.type] : null;
+      if (!rule) { this.unknownType("event", e.type); continue; }
+      const text = rule.say?.(e);
+      if (text) texts.push(text);
+      if (rule.felt) haptics.push(e);
+    }
+    // Haptics are felt, never announced: the batch's ticks play as one vibration pattern.
+    if (haptics.length > 0) this.on.haptics?.(haptics);
+    // The batch's announcements are spoken together (setting the live region twice would drop one).
+    if (texts.length > 0) this.announcer.textContent = texts.join(". ");
+    this.on.events?.(events);
+  }
+
+  /** A server newer than this page: said once per type, and otherwise left alone. */
+  unknownType(what, type) {
+    const key = `${what} ${type}`;
+    if (this.unknown.has(key)) return;
+    this.unknown.add(key);
+    console.warn(`this page does not know the server's ${what} type "${type}"`);
+  }
+
+  frame(buffer) {
+    this.hud.frame(buffer);
+    if (!this.store.apply(buffer)) return;
+    this.dirty = true;
+    requestAnimationFrame(() => this.draw());
+  }
+
+  draw() {
+    if (!this.dirty) return;
+    this.dirty = false;
+    paint(this.ctx, this.store, this.scale, this.dpr, this.client);
+    if (this.store.seq === 0) return; // nothing received yet
+    this.framesPainted += 1;
+    this.hud.painted();
+    this.on.painted?.();
+  }
+}
