@@ -77,6 +77,9 @@ struct WidgetServer: ParsableCommand {
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
 
+    @Option(help: "Log lines as text, or as one JSON object each (time, level, message, client, room, code, …).")
+    var logFormat: LogFormat = .text
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (1...240).contains(tickRate) else { throw ValidationError("--tick-rate must be 1…240") }
@@ -99,7 +102,10 @@ struct WidgetServer: ParsableCommand {
     }
 
     func run() throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        case .json: LoggingSystem.bootstrap { JSONLogHandler.standardError(label: $0) }
+        }
         var logger = Logger(label: "widget-server")
         logger.logLevel = logLevel
 
@@ -175,3 +181,5 @@ struct WidgetServer: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+enum LogFormat: String, ExpressibleByArgument, CaseIterable { case text, json }

@@ -3,7 +3,7 @@ import LoopbackTools
 import ScrollCore
 import Testing
 
-/// `/metrics`, `/healthz` and `/readyz` on the real server (docs/OPERATIONS.md).
+/// `/metrics`, `/healthz`, `/readyz` and `--log-format json` on the real server (docs/OPERATIONS.md).
 @Suite struct OperationsTests {
     /// `/metrics` read from `port` (the public one unless given).
     private func scrape(_ server: ServerProcess, port: Int? = nil) throws -> MetricsText {
@@ -112,5 +112,46 @@ import Testing
         #expect(child.waitForExit(timeout: 10))
         #expect(child.exitCode != 0)
         #expect(child.output.waitForLine(timeout: 5) { $0.contains("--metrics-port") } != nil, "\(child.output.text)")
+    }
+
+    @Test(
+        "--log-format json: a session (join, drag, a bad message, SIGTERM) logs only JSON lines, each with time, level and message; client, room and code where the log has them"
+    )
+    func jsonLog() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: log) }
+        // The server's stderr alone goes to the file (its stdout, the listening line, is not a log).
+        let server = try ServerProcess(
+            arguments: ["--log-format", "json", "--log-level", "debug"],
+            launcher: ["/bin/sh", "-c", "exec \"$@\" 2>'\(log.path)'", "sh"])
+        let c = try WireClient(server, room: "logged", scene: "ruler")
+        try c.drag(from: 300, by: -60)
+        try c.socket.send(text: "{")
+        _ = try c.waitFor("error") { $0["type"] as? String == "error" }
+        server.stop()
+        #expect(server.exit == .code(0))
+
+        let lines = try String(contentsOf: log, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "", "every line ends with a newline")
+        var objects: [[String: Any]] = []
+        for line in lines.dropLast() {
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object != nil, "not a JSON object: \(line)")
+            guard let object else { continue }
+            #expect(object["time"] is String && object["level"] is String && object["message"] is String, "\(line)")
+            #expect((object["time"] as? String)?.hasSuffix("Z") == true)
+            objects.append(object)
+        }
+        func has(_ message: String, _ fields: [String: String]) -> Bool {
+            objects.contains { o in
+                o["message"] as? String == message && fields.allSatisfy { o[$0.key] as? String == $0.value }
+            }
+        }
+        #expect(has("joined", ["client": c.id, "room": "logged", "scene": "ruler", "level": "info"]))
+        #expect(has("refused", ["client": c.id, "code": "bad_json", "level": "debug"]))
+        #expect(has("stopped", ["level": "info"]))
+        // libwebsockets' own lines come through swift-log too.
+        #expect(objects.contains { ($0["message"] as? String)?.hasPrefix("LWS: ") == true })
     }
 }
