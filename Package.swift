@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // libwebsockets from the system (Debian: libwebsockets-dev).
@@ -36,6 +38,8 @@ let package = Package(
             dependencies: [
                 "ScrollCore", "CLibWebSockets", "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Small blocking RFC 6455 client: tests, CDP, live replay.
@@ -71,7 +75,8 @@ let package = Package(
         .testTarget(
             name: "ScrollServerTests",
             dependencies: [
-                "ScrollServer", "ScrollCore", "CSQLite", .product(name: "Logging", package: "swift-log"),
+                "ScrollServer", "ScrollCore", "CSQLite", "LoopbackTools",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The client on its own, against scripted peers: no server.

@@ -46,12 +46,16 @@ typedef struct rs_context_memory {
     struct lws_protocols protocols[3];
     char *ws_protocol;
     char *iface;
+    /* The operations vhost's (rs_add_operations_vhost): protocol 0 only, and its interface. */
+    struct lws_protocols operations_protocols[2];
+    char *operations_iface;
 } rs_context_memory;
 
 static inline void rs_context_memory_free(rs_context_memory *m) {
     if (!m) return;
     free(m->ws_protocol);
     free(m->iface);
+    free(m->operations_iface);
     free(m);
 }
 
@@ -166,6 +170,36 @@ static inline int rs_header(struct lws *wsi, enum lws_token_indexes token, char 
 /* Whether the request carries `token` at all (an empty value counts). */
 static inline int rs_has_header(struct lws *wsi, enum lws_token_indexes token) {
     return lws_hdr_total_length(wsi, token) > 0;
+}
+
+/*
+ * Adds the vhost "operations" to a context made by rs_create_context: a listener of its own on
+ * host:port with protocol 0 only (`http_callback`: /metrics, /healthz, /readyz, no WebSocket).
+ * Returns the port it listens on (port 0 picks a free one), or -1 if it cannot listen.
+ */
+static inline int rs_add_operations_vhost(struct lws_context *ctx, rs_context_memory *m, const char *host, int port,
+                                          lws_callback_function *http_callback) {
+    m->operations_iface = host && host[0] ? strdup(host) : NULL;
+    m->operations_protocols[0].name = "http";
+    m->operations_protocols[0].callback = http_callback;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.vhost_name = "operations";
+    info.port = port;
+    info.iface = m->operations_iface;
+    info.protocols = m->operations_protocols;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_DISABLE_IPV6;
+    if (host && strchr(host, ':')) info.options &= ~LWS_SERVER_OPTION_DISABLE_IPV6;
+    struct lws_vhost *vh = lws_create_vhost(ctx, &info);
+    return vh ? lws_get_vhost_listen_port(vh) : -1;
+}
+
+/* Whether the connection came in on the operations vhost. */
+static inline int rs_on_operations_vhost(struct lws *wsi) {
+    struct lws_vhost *vh = lws_get_vhost(wsi);
+    const char *name = vh ? lws_get_vhost_name(vh) : NULL;
+    return name && !strcmp(name, "operations");
 }
 
 /* The port the first vhost actually listens on (for --port 0). */

@@ -27,6 +27,10 @@ public struct ServerConfig: Sendable {
     /// to (`--server-name`, the bound address, the hosts of `allowedOrigins`; `*`: any); see
     /// `HostPolicy`. `serverNames` puts them together.
     public var extraServerNames: [String] = []
+    /// `/metrics` (with `/healthz` and `/readyz`) on a listener of its own at `metricsHost`, port
+    /// `metricsPort` (0: a free one); nil: on the public port.
+    public var metricsPort: Int?
+    public var metricsHost = "127.0.0.1"
     /// On stop, how long clients are given to answer the server's close (1001) before the
     /// process exits anyway (s).
     public var shutdownGrace = 1.0

@@ -7,8 +7,16 @@ import ScrollServer
 /// the room's buffer itself to the write, as the server does. lws_write is stood in for by
 /// writing a header into the headroom and reading the bytes' ends.
 final class FanOut {
-    /// Holds its queue as the server's ClientConnection does.
-    final class Client { var outbound = OutboundQueue(headroom: SharedPayload.lwsHeadroom) }
+    /// Holds its queue as the server's ClientConnection does, counting what it sends as the
+    /// server's do (`/metrics`).
+    final class Client {
+        var outbound: OutboundQueue
+        init(counters: ServerCounters) {
+            outbound = OutboundQueue(headroom: SharedPayload.lwsHeadroom, counters: counters)
+        }
+    }
+
+    let counters = ServerCounters(inputToFrame: MetricsExport().inputToFrame)
 
     let room: Room
     let before: [Client], after: [Client]
@@ -21,8 +29,8 @@ final class FanOut {
         let (scene, step) = draggingScene()
         self.step = step
         room = Room(name: "bench", scene: scene, origin: 0)
-        before = (0..<clients).map { _ in Client() }
-        after = (0..<clients).map { _ in Client() }
+        before = (0..<clients).map { [counters] _ in Client(counters: counters) }
+        after = (0..<clients).map { [counters] _ in Client(counters: counters) }
         sendBuffer = UnsafeMutableRawPointer.allocate(byteCount: SharedPayload.lwsHeadroom + 64 * 1024, alignment: 16)
         // Every client has had semantics and its first frame.
         _ = fanOut(before, copying: true)

@@ -65,8 +65,20 @@ struct WidgetServer: ParsableCommand {
             discussion: "A file or directory the server cannot write stops it at start (docs/STATE.md)."))
     var state = "widget-state.sqlite"
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve /metrics (and /healthz, /readyz) on a listener of its own at this port instead (0 picks a free one).",
+            discussion: "The public port then answers 404 for /metrics (docs/OPERATIONS.md).", valueName: "port"))
+    var metricsPort: Int?
+
+    @Option(help: ArgumentHelp("Address of the --metrics-port listener (default: 127.0.0.1).", valueName: "host"))
+    var metricsHost: String?
+
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
+
+    @Option(help: "Log lines as text, or as one JSON object each (time, level, message, client, room, code, …).")
+    var logFormat: LogFormat = .text
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
@@ -79,10 +91,21 @@ struct WidgetServer: ParsableCommand {
             throw ValidationError("--server-name: \"\(bad)\" is not a host name or address")
         }
         guard !state.isEmpty else { throw ValidationError("--state needs a file path, or none") }
+        if let metricsPort {
+            guard (0...65535).contains(metricsPort) else { throw ValidationError("--metrics-port must be 0…65535") }
+            guard metricsPort == 0 || metricsPort != port else {
+                throw ValidationError("--metrics-port must differ from --port")
+            }
+        } else if metricsHost != nil {
+            throw ValidationError("--metrics-host needs --metrics-port")
+        }
     }
 
     func run() throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        switch logFormat {
+        case .text: LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        case .json: LoggingSystem.bootstrap { JSONLogHandler.standardError(label: $0) }
+        }
         var logger = Logger(label: "widget-server")
         logger.logLevel = logLevel
 
@@ -95,6 +118,8 @@ struct WidgetServer: ParsableCommand {
         config.maxRooms = maxRooms
         config.allowedOrigins = allowOrigin
         config.extraServerNames = serverName
+        config.metricsPort = metricsPort
+        if let metricsHost { config.metricsHost = metricsHost }
         let (budget, hard) = try DescriptorBudget.applied(
             maxClients: maxClients, maxRooms: maxRooms, recording: record != nil)
         config.maxClients = budget.maxClients
@@ -116,10 +141,14 @@ struct WidgetServer: ParsableCommand {
         let store = state == "none" ? nil : try SQLiteRoomStore.openForServer(path: state, logger: logger)
         let server = try WebSocketServer(config: config, logger: logger, store: store)
         let bound = try server.start()
-        let shown = host.contains(":") ? "[\(host)]" : host
-        // Tests wait for this exact line.
-        // Unbuffered, so a pipe sees it at once.
-        FileHandle.standardOutput.write(Data("listening on http://\(shown):\(bound)/\n".utf8))
+        func shown(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+        // Tests wait for these exact lines (the metrics one first, so it is there once listening is).
+        // Unbuffered, so a pipe sees them at once.
+        if let metrics = server.metricsPort {
+            let url = "http://\(shown(config.metricsHost)):\(metrics)\(OperationsPaths.metricsPath)"
+            FileHandle.standardOutput.write(Data("metrics on \(url)\n".utf8))
+        }
+        FileHandle.standardOutput.write(Data("listening on http://\(shown(host)):\(bound)/\n".utf8))
 
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -152,3 +181,5 @@ struct WidgetServer: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+enum LogFormat: String, ExpressibleByArgument, CaseIterable { case text, json }

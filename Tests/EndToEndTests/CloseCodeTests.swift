@@ -139,23 +139,7 @@ import WebSocketClient
     @Test("a client whose socket is full (it stopped reading) holds the stop up at most the grace, about 1 s")
     func stuckClient() throws {
         let server = try ServerProcess()
-        let stuck = try RawWireSocket(server, stingy: true)
-        try stuck.join(room: "stuck")
-        // Each theme change buys a full frame; unread, they fill the socket (seen in the kernel's
-        // send queue of the server's end), so the close frame cannot be written and the server
-        // must stop without the client's answer.
-        // Full: the queue no longer grows however many frames are asked for.
-        let deadline = Date().addingTimeInterval(10)
-        var theme = "dark", peak = 0, sinceGrowth = 0
-        while sinceGrowth < 50 || peak < 8 * 1024 {
-            try #require(Date() < deadline, "the server's send queue to the stuck client never filled (\(peak) B)")
-            try stuck.send(.preferences(theme: theme, reducedMotion: nil))
-            theme = theme == "dark" ? "light" : "dark"
-            usleep(2000)
-            let queued = Self.sendQueue(from: server.port, to: stuck.localPort) ?? 0
-            sinceGrowth = queued > peak ? 0 : sinceGrowth + 1
-            peak = max(peak, queued)
-        }
+        let stuck = try Self.stuckClient(of: server)
         let sent = Date()
         server.send(signal: SIGTERM)
         #expect(server.waitForExit(timeout: 2.5))
@@ -163,6 +147,27 @@ import WebSocketClient
         #expect(took < 2 && took > 0.8, "stopped after \(took) s")
         #expect(server.exit == .code(0))
         #expect(server.output.contains("unanswered=1"), "\(server.output.suffix(400))")
+        _ = stuck
+    }
+
+    /// A client of `server` whose socket is full: it reads nothing, and each theme change it asks
+    /// for buys a full frame, until the kernel's send queue on the server's end stops growing. A
+    /// close frame to it cannot be written, so a stop waits the grace for it.
+    static func stuckClient(of server: ServerProcess) throws -> RawWireSocket {
+        let stuck = try RawWireSocket(server, stingy: true)
+        try stuck.join(room: "stuck")
+        let deadline = Date().addingTimeInterval(10)
+        var theme = "dark", peak = 0, sinceGrowth = 0
+        while sinceGrowth < 50 || peak < 8 * 1024 {
+            try #require(Date() < deadline, "the server's send queue to the stuck client never filled (\(peak) B)")
+            try stuck.send(.preferences(theme: theme, reducedMotion: nil))
+            theme = theme == "dark" ? "light" : "dark"
+            usleep(2000)
+            let queued = sendQueue(from: server.port, to: stuck.localPort) ?? 0
+            sinceGrowth = queued > peak ? 0 : sinceGrowth + 1
+            peak = max(peak, queued)
+        }
+        return stuck
     }
 
     /// Bytes the kernel holds unsent or unacknowledged on the loopback connection from port

@@ -46,13 +46,13 @@ struct OutboundFrameTests {
     func appliedEcho() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
-        q.noteApplied(t: 10)
+        q.noteApplied(t: 10, receivedAt: 0)
         // No new frame yet: the echo waits for one.
         #expect(drain(&q, room: room) == [])
-        q.noteApplied(t: 12.5)
+        q.noteApplied(t: 12.5, receivedAt: 0)
         room.show(seq: 3)
         #expect(drain(&q, room: room) == ["bin:full#3", #"{"type":"applied","t":12.5}"#])
-        q.noteApplied(t: 20)
+        q.noteApplied(t: 20, receivedAt: 0)
         room.show(seq: 4)
         #expect(drain(&q, room: room) == ["bin:delta#4", #"{"type":"applied","t":20}"#])
     }
@@ -61,7 +61,7 @@ struct OutboundFrameTests {
     func echoFollowsItsFrame() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
-        q.noteApplied(t: 30)
+        q.noteApplied(t: 30, receivedAt: 0)
         room.show(seq: 2)
         #expect(describe(q.next(from: room, theme: .light, now: 0)) == "bin:delta#2")
         q.enqueueControl("error x")
@@ -73,7 +73,7 @@ struct OutboundFrameTests {
     func appliedEchoDroppedWhenNothingChanged() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
-        q.noteApplied(t: 12.5)
+        q.noteApplied(t: 12.5, receivedAt: 0)
         room.show(seq: 2, changed: false)
         // Not sent (it counts as received), and the echo goes with it …
         #expect(drain(&q, room: room) == ["nothing"])
@@ -86,11 +86,11 @@ struct OutboundFrameTests {
     func newerInputAfterFrame() {
         let room = FakeRoom(seq: 1)
         var q = caughtUp(room)
-        q.noteApplied(t: 100)
+        q.noteApplied(t: 100, receivedAt: 0)
         room.show(seq: 2)
         #expect(describe(q.next(from: room, theme: .light, now: 0)) == "bin:delta#2")
         // Input t = 116 lands before the echo of 100 is written: frame 2 did not show it.
-        q.noteApplied(t: 116)
+        q.noteApplied(t: 116, receivedAt: 0)
         room.show(seq: 3)
         #expect(
             drain(&q, room: room) == [

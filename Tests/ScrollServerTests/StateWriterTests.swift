@@ -102,7 +102,7 @@ struct StateWriterTests {
 }
 
 /// A store whose first `failures` saves fail.
-private final class FlakyStore: RoomStore {
+final class FlakyStore: RoomStore {
     private let state: Mutex<(failures: Int, attempts: Int, saved: [StoredRoom])>
     init(failures: Int) { state = Mutex((failures, 0, [])) }
 

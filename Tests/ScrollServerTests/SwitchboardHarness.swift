@@ -147,6 +147,11 @@ final class BoardHarness {
         send(id, ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: 214, t: t)).encoded())
     }
 
+    /// The ruler's `setValue` action: it glides there and settles.
+    static func setValue(_ kg: Double, t: Double) -> String {
+        ClientMessage.action(.init(widget: nil, action: "setValue", args: ["value": .number(kg)], t: t)).encoded()
+    }
+
     /// A quick swipe left over the ruler: it flings on after the lift.
     func fling(_ id: UInt64) {
         var t = 1000.0

@@ -96,14 +96,14 @@ struct SwitchboardPolicyTests {
         let h = try BoardHarness(store: store, scheduler: scheduler)
         h.join(1, room: "a")
         h.join(2, room: "b")
-        h.send(1, setValue(80, t: 1))
-        h.send(2, setValue(90, t: 1))
+        h.send(1, BoardHarness.setValue(80, t: 1))
+        h.send(2, BoardHarness.setValue(90, t: 1))
         h.runTicks(readers: [1, 2])
         #expect(store.batches.isEmpty, "nothing is written before the delay")
         scheduler.advance(by: 0.05)
         #expect(store.batches.count == 1)
         #expect(store.batches.first?.map(\.name) == ["a", "b"])
-        h.send(1, setValue(80, t: 2))
+        h.send(1, BoardHarness.setValue(80, t: 2))
         h.runTicks(readers: [1, 2])
         scheduler.advance(by: 1)
         #expect(store.batches.count == 1, "the same value again: nothing new to store")
@@ -198,9 +198,5 @@ struct SwitchboardPolicyTests {
         h.pointer(2, .up, x: 200, t: 40_400)
         h.runTicks(readers: [])
         #expect(h.lastFinalValue(2) == 74.0)
-    }
-
-    private func setValue(_ kg: Double, t: Double) -> String {
-        ClientMessage.action(.init(widget: nil, action: "setValue", args: ["value": .number(kg)], t: t)).encoded()
     }
 }

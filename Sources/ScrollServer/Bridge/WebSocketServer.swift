@@ -41,8 +41,8 @@ public final class WebSocketServer: @unchecked Sendable {
     ) throws {
         self.config = config
         self.logger = logger
-        http = try HTTPEdge(config: config, logger: logger)
         board = try Switchboard(config: config, logger: logger, scenes: scenes, store: store)
+        http = try HTTPEdge(config: config, logger: logger, status: board)
         board.wire = self
     }
 
@@ -51,7 +51,11 @@ public final class WebSocketServer: @unchecked Sendable {
     /// `receive` joins.
     static let receiveBufferSize = 4096
 
-    /// Binds the port and returns it (useful with port 0). Call `run()` next.
+    /// The operations listener's port once started (`--metrics-port`); nil: none.
+    public private(set) var metricsPort: Int?
+
+    /// Binds the port (and the operations listener's) and returns it (useful with port 0). Call
+    /// `run()` next.
     public func start() throws -> Int {
         LWSLogging.route(to: logger)
         board.restoreRooms()
@@ -61,6 +65,17 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let ctx else {
             throw ServerStartError(
                 description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
+        }
+        if let port = config.metricsPort {
+            let bound = rs_add_operations_vhost(ctx, contextMemory, config.metricsHost, Int32(port), httpCallback)
+            guard bound > 0 else {
+                lws_context_destroy(ctx)
+                rs_context_memory_free(contextMemory)
+                contextMemory = nil
+                throw ServerStartError(
+                    description: "could not listen on \(config.metricsHost):\(port) for --metrics-port (in use?)")
+            }
+            metricsPort = Int(bound)
         }
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
@@ -112,7 +127,7 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: callback dispatch
 
-    fileprivate func handle(
+    func handle(
         _ wsi: OpaquePointer, _ reason: lws_callback_reasons,
         _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int
     ) -> Int32 {
@@ -218,34 +233,3 @@ extension SharedPayload {
 
 /// The context pointer, handed to the signal thread for `lws_cancel_service` only.
 private struct ContextHandle: @unchecked Sendable { let pointer: OpaquePointer }
-
-private func wsCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ len: Int
-) -> Int32 {
-    guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else { return 0 }
-    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().handle(wsi, reason, user, input, len)
-}
-
-private func httpCallback(
-    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-    _ input: UnsafeMutableRawPointer?, _ len: Int
-) -> Int32 {
-    guard let wsi, let ctx = lws_get_context(wsi), let owner = lws_context_user(ctx) else {
-        return lws_callback_http_dummy(wsi, reason, user, input, len)
-    }
-    return Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().http.handle(wsi, reason, user, input, len)
-}
-
-/// Does nothing: firing is enough to end a wait in lws_service.
-private func wakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
-
-private func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = rs_timer_owner(sul) else { return }
-    Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.tick()
-}
-
-private func sweepCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = rs_timer_owner(sul) else { return }
-    Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.sweep()
-}

@@ -6,24 +6,28 @@ import ScrollCore
     import Glibc
 #endif
 
-/// lws protocol 0: each connection as it is accepted (`AcceptGuard`), the static page, and the
-/// vetting of each WebSocket upgrade (docs/PROTOCOL.md, "HTTP" and "Handshake"). The policy is
-/// `StaticFiles` and `UpgradeCheck`; here only lws calls.
+/// lws protocol 0: each connection as it is accepted (`AcceptGuard`), the static page, `/metrics`,
+/// `/healthz` and `/readyz`, and the vetting of each WebSocket upgrade (docs/PROTOCOL.md, "HTTP"
+/// and "Handshake"). The policy is `StaticFiles`, `OperationsPaths` and `UpgradeCheck`; here only
+/// lws calls. The operations listener (`--metrics-port`) is another vhost on the same callback.
 final class HTTPEdge {
     /// The static page (`--public`).
     let files: StaticFiles
     /// Who may open a WebSocket (`--allow-origin`) and with which subprotocol.
     let upgrades: UpgradeCheck
+    /// `/metrics`, `/healthz`, `/readyz`, and where each is answered.
+    let operations: OperationsPaths
     /// Accepting within the descriptor budget, pausing when it cannot.
     let accepts: AcceptGuard
     private let logger: Logger
 
-    init(config: ServerConfig, logger: Logger) throws {
+    init(config: ServerConfig, logger: Logger, status: any OperationsStatus) throws {
         do {
             files = try StaticFiles(directory: config.publicDirectory)
         } catch {
             throw ServerStartError(description: error.description)
         }
+        operations = OperationsPaths(metricsApart: config.metricsPort != nil, files: files, status: status)
         upgrades = UpgradeCheck(
             hosts: HostPolicy(names: config.serverNames), origins: OriginPolicy(allowing: config.allowedOrigins),
             subprotocol: ProtocolVersion.subprotocol)
@@ -69,7 +73,9 @@ final class HTTPEdge {
     /// Answers a GET or HEAD of `path` from the public directory; false if it could not be written.
     private func serve(_ wsi: OpaquePointer, path: [UInt8]) -> Bool {
         let method = Self.method(wsi)
-        let response = files.respond(method: method, path: path)
+        let listener: OperationsPaths.Listener = rs_on_operations_vhost(wsi) != 0 ? .operations : .public
+        let response =
+            operations.respond(method: method, path: path, on: listener) ?? files.respond(method: method, path: path)
         if response.status >= 400 {
             logger.debug(
                 "http refused",
@@ -83,6 +89,10 @@ final class HTTPEdge {
 
     /// 0: the upgrade goes ahead; 1: refused, the answer written (lws completes the transaction).
     private func confirmUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        // The operations listener has no WebSocket.
+        if rs_on_operations_vhost(wsi) != 0 {
+            return write(files.error(404, "Not found."), to: wsi, headOnly: false) ? 1 : -1
+        }
         let verdict = upgrades.verdict(
             origin: Self.header(wsi, WSI_TOKEN_ORIGIN), host: Self.header(wsi, WSI_TOKEN_HOST),
             protocols: Self.header(wsi, WSI_TOKEN_PROTOCOL))

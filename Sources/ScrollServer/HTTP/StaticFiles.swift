@@ -46,11 +46,7 @@ package struct StaticFiles: Sendable {
     /// The answer to `method` (as sent) for `path`, the request's path as lws hands it on
     /// (percent-decoded once, query removed).
     package func respond(method: String, path: [UInt8]) -> Response {
-        guard method == "GET" || method == "HEAD" else {
-            var response = error(405, "Method not allowed: only GET and HEAD are served here.")
-            response.headers.append(Header(name: "allow", value: "GET, HEAD"))
-            return response
-        }
+        guard Self.serves(method) else { return methodNotAllowed() }
         switch resolve(path) {
         case .refused(let why):
             return error(400, "Bad request: \(why).")
@@ -71,11 +67,22 @@ package struct StaticFiles: Sendable {
         }
     }
 
+    /// Only GET and HEAD are served.
+    package static func serves(_ method: String) -> Bool { method == "GET" || method == "HEAD" }
+
+    /// The answer to any other method.
+    package func methodNotAllowed() -> Response {
+        var response = error(405, "Method not allowed: only GET and HEAD are served here.")
+        response.headers.append(Header(name: "allow", value: "GET, HEAD"))
+        return response
+    }
+
     /// An error answer: a short text with the same security headers as any file.
-    package func error(_ status: UInt32, _ text: String) -> Response {
-        Response(
-            status: status, headers: securityHeaders(type: "text/plain; charset=utf-8", policy: defaultPolicy),
-            body: Array((text + "\n").utf8))
+    package func error(_ status: UInt32, _ text: String) -> Response { self.text(status, text + "\n") }
+
+    /// A text answer made here, not read from a file, with the same security headers.
+    package func text(_ status: UInt32, _ body: String, type: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: securityHeaders(type: type, policy: defaultPolicy), body: Array(body.utf8))
     }
 
     private func securityHeaders(type: String, policy: String) -> [Header] {

@@ -13,6 +13,8 @@ package final class Room: RoomFeed {
     private let headroom: Int
     private var changeCount = 0
     private var frames: [CachedFrame] = []
+    /// Frames rendered and encoded so far, every theme's (`/metrics`).
+    package private(set) var framesRendered = 0
     package private(set) var semanticsVersion = 1
     /// Scene time semantics were last compared; while the scene moves, at most every `semanticsInterval`.
     private var semanticsCheckedAt = -Double.infinity
@@ -106,6 +108,7 @@ package final class Room: RoomFeed {
                 changed: frames[i].frame == nil || encoded.changedLayers > 0,
                 full: { SharedPayload(encoded.full, headroom: headroom) })
             frames[i].renderedChange = changeCount
+            framesRendered += 1
         }
         return frames[i].frame!
     }

@@ -35,6 +35,8 @@ package final class RoomDirectory {
     private var live: [String: Entry] = [:]
     /// Stored rooms not in memory (evicted, or beyond `maxRooms` at start).
     private var dormant: [String: StoredRoom] = [:]
+    /// Frames rendered by rooms no longer live (`/metrics`).
+    private var retiredFrames = 0
 
     package init(
         scenes: SceneCatalog, maxRooms: Int, maxStored: Int?, headroom: Int = SharedPayload.lwsHeadroom,
@@ -49,6 +51,9 @@ package final class RoomDirectory {
 
     package var liveCount: Int { live.count }
     package var dormantNames: [String] { dormant.keys.sorted() }
+    package var dormantCount: Int { dormant.count }
+    /// Frames every room rendered since the server started, evicted rooms' too.
+    package var framesRendered: Int { live.values.reduce(retiredFrames) { $0 + $1.room.framesRendered } }
     package var rooms: some Sequence<Room> { live.values.lazy.map(\.room) }
     package func room(_ name: String) -> Room? { live[name]?.room }
     package func members(of name: String) -> [UInt64] { live[name]?.members ?? [] }
@@ -181,6 +186,7 @@ package final class RoomDirectory {
         let name = idle.room.name
         persist(name, wall: wall, &effects)
         let entry = live.removeValue(forKey: name)!
+        retiredFrames += entry.room.framesRendered
         effects.append(.evicted(name))
         if maxStored != nil, entry.isStored, let text = entry.savedSnapshot {
             let stored = StoredRoom(

@@ -9,6 +9,26 @@ package enum OutboundAction {
 
 package enum MessageKind: Equatable { case text, binary }
 
+/// Frames and bytes written, and frames skipped ("latest wins"): one client's, or added up.
+package struct SentCounts: Equatable {
+    package var frames = 0
+    /// Frames a client never got because a newer one replaced them: the gap in frame numbers
+    /// before a full frame of the same theme.
+    package var skipped = 0
+    /// Bytes of every message written (frames and text; WebSocket headers not counted).
+    package var bytes = 0
+
+    package init(frames: Int = 0, skipped: Int = 0, bytes: Int = 0) {
+        self.frames = frames
+        self.skipped = skipped
+        self.bytes = bytes
+    }
+
+    package static func + (a: SentCounts, b: SentCounts) -> SentCounts {
+        SentCounts(frames: a.frames + b.frames, skipped: a.skipped + b.skipped, bytes: a.bytes + b.bytes)
+    }
+}
+
 /// When a client counts as no longer reading (docs/PROTOCOL.md, `slow_consumer`): judged by what
 /// it fails to take, never by how many events a burst made. A reader that keeps taking messages
 /// is never closed, however much a room sends at once.
@@ -35,13 +55,20 @@ package struct OutboundQueue {
     /// Room for lws's header in front of the payloads this queue makes itself.
     let headroom: Int
     let slowReader: SlowReaderRule
+    /// Where errors, closes and input-to-frame samples are counted (nil: nowhere). Frames and
+    /// bytes, counted on every write, stay here in `sent`: a field of the queue costs the write
+    /// two additions, a shared object's would also cost reference counting. Not retained (each
+    /// copy of the queue would retain it): the switchboard that owns it outlives every queue.
+    unowned(unsafe) let counters: ServerCounters?
 
     /// Welcome and errors, in order; bounded unless `always`.
     private var control: [SharedPayload] = []
     /// Only the newest pong matters (round-trip measurement).
     private var pong: SharedPayload?
-    /// The newest applied input's client time, held until a frame goes (latest only).
-    private var applied: Double?
+    /// The newest applied input's client time `t`, held until a frame goes (latest only), and
+    /// when the oldest input not shown yet was received (server time): input-to-frame runs from
+    /// there to the write of the frame that shows it.
+    private var applied: (t: Double, since: Double)?
     /// The client time of the input the frame just written is the first to show: its echo is
     /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
     /// round trip plus drawing). Its text is made then too, not before the frame.
@@ -63,13 +90,16 @@ package struct OutboundQueue {
     /// Set by a fatal refusal or the server stopping: the connection closes once control is flushed.
     private var closing: (code: UInt16, reason: String)?
     package private(set) var droppedControl = 0
+    /// What this queue has written (the switchboard adds every client's up for `/metrics`).
+    package private(set) var sent = SentCounts()
     /// Bytes copied into payloads made for this client alone (control, pongs). Frames, events
     /// and semantics are the room's buffers, written as they are, so they add nothing.
     package private(set) var bytesCopied = 0
 
-    package init(headroom: Int, slowReader: SlowReaderRule = SlowReaderRule()) {
+    package init(headroom: Int, slowReader: SlowReaderRule = SlowReaderRule(), counters: ServerCounters? = nil) {
         self.headroom = headroom
         self.slowReader = slowReader
+        self.counters = counters
     }
 
     package var isClosing: Bool { closing != nil }
@@ -87,11 +117,20 @@ package struct OutboundQueue {
         return true
     }
 
+    /// A refusal: the connection stays. Counted when queued (not when dropped unread).
+    @discardableResult
+    package mutating func enqueueError(_ error: ProtocolError) -> Bool {
+        guard enqueueControl(ServerMessage.error(error)) else { return false }
+        counters?.count(error.code)
+        return true
+    }
+
     /// The error gets through whatever is queued: it explains the close that follows.
     @discardableResult
     package mutating func enqueueFatal(_ error: ProtocolError) -> Bool {
         guard closing == nil else { return false }
         control.append(payload(ServerMessage.error(error, fatal: true)))
+        counters?.count(error.code)
         pong = nil
         applied = nil
         echoOfSentFrame = nil
@@ -118,12 +157,12 @@ package struct OutboundQueue {
         return true
     }
 
-    /// The room applied this client's input with client time `t` (ms): echoed right after the
-    /// next frame it gets, which is the first that can show it.
+    /// The room applied this client's input with client time `t` (ms), received at `now`: echoed
+    /// right after the next frame it gets, which is the first that can show it.
     @discardableResult
-    package mutating func noteApplied(t: Double) -> Bool {
+    package mutating func noteApplied(t: Double, receivedAt now: Double) -> Bool {
         guard closing == nil else { return false }
-        applied = t
+        applied = (t, applied?.since ?? now)
         return true
     }
 
@@ -156,12 +195,15 @@ package struct OutboundQueue {
     /// the events, semantics and presence whenever the last message was not a frame.
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme, now: Double) -> OutboundAction {
-        let action = choose(from: room, theme: theme)
-        if case .write = action { progressAt = now }
+        let action = choose(from: room, theme: theme, now: now)
+        if case .write(let payload, _) = action {
+            progressAt = now
+            sent.bytes &+= payload.count
+        }
         return action
     }
 
-    private mutating func choose(from room: (any RoomFeed)?, theme: Theme) -> OutboundAction {
+    private mutating func choose(from room: (any RoomFeed)?, theme: Theme, now: Double) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
         if let t = echoOfSentFrame {
             echoOfSentFrame = nil
@@ -172,12 +214,15 @@ package struct OutboundQueue {
             self.pong = nil
             return .write(pong, .text)
         }
-        if let closing { return .close(code: closing.code, reason: closing.reason) }
+        if let closing {
+            counters?.countClose(closing.code)
+            return .close(code: closing.code, reason: closing.reason)
+        }
         guard let room else { return .nothing }
         // After its first frame, a client's frames are not starved by events, semantics and
         // presence (a busy room makes some every tick; one is written per callback): when both
         // wait, they take turns. Its first frame follows its semantics and presence.
-        if hadFrame, !lastWasFrame, let frame = nextFrame(from: room, theme: theme) { return frame }
+        if hadFrame, !lastWasFrame, let frame = nextFrame(from: room, theme: theme, now: now) { return frame }
         lastWasFrame = false
         if !events.isEmpty {
             let batch = events.removeFirst()
@@ -192,23 +237,27 @@ package struct OutboundQueue {
             presenceSent = room.presenceVersion
             return .write(room.presenceMessage, .text)
         }
-        return nextFrame(from: room, theme: theme) ?? .nothing
+        return nextFrame(from: room, theme: theme, now: now) ?? .nothing
     }
 
     /// The latest frame if one is due (nil: none, or the due one looks like the last and counts
-    /// as received without being sent).
-    private mutating func nextFrame(from room: any RoomFeed, theme: Theme) -> OutboundAction? {
+    /// as received without being sent), to be written at `now`.
+    private mutating func nextFrame(from room: any RoomFeed, theme: Theme, now: Double) -> OutboundAction? {
         let frame = room.frame(theme: theme)
         guard frame.seq != frameSeq else { return nil }
         // Latest wins: a delta only continues frame seq − 1; anyone else needs the full frame.
         let continuous = frameSeq != 0 && frameSeq &+ 1 == frame.seq
+        // The frames between were replaced by this one (a theme change restarts from 0: none).
+        if frameSeq != 0, !continuous, frame.seq > frameSeq { sent.skipped &+= Int(frame.seq - frameSeq - 1) }
         frameSeq = frame.seq
         // Drawn after the pending input (the room draws on demand), so it is the first to show it.
         let echo = applied
         applied = nil
         // Identical to the last: the input changed nothing to see; no frame to time it by.
         guard !continuous || frame.changed else { return nil }
-        echoOfSentFrame = echo
+        echoOfSentFrame = echo?.t
+        if let since = echo?.since { counters?.inputShown(after: now - since) }
+        sent.frames &+= 1
         lastWasFrame = true
         hadFrame = true
         return .write(continuous ? frame.delta : frame.full, .binary)

@@ -9,6 +9,8 @@ package final class ClientSession {
     package private(set) var room: (any SessionRoom)?
     package private(set) var theme = Theme.light
     private(set) var limiter: RateLimiter
+    /// The server's counts of messages received, by type (nil: not counted).
+    private let counters: ServerCounters?
     /// When the connection opened: `hello` is due within `helloTimeout`.
     package let connectedAt: Double
     /// Pointers currently down, bounded (so captures and traces cannot grow without end), each
@@ -23,8 +25,9 @@ package final class ClientSession {
     /// widget for everyone else for as long as its connection lives.
     package static let holdTimeout = 30.0
 
-    package init(id: UInt64, messagesPerSecond: Double, now: Double) {
+    package init(id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil) {
         self.id = id
+        self.counters = counters
         connectedAt = now
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
     }
@@ -58,16 +61,22 @@ package final class ClientSession {
         case .accepted:
             break
         case .dropped:
+            counters?.count(.dropped)
             return []
         case .droppedWithNotice:
+            counters?.count(.dropped)
             let limit = Int(limiter.rate)
             return [.refuse(ProtocolError(.rateLimited, "more than \(limit) messages per second; input dropped"))]
         }
         let message: ClientMessage
         switch ClientMessage.parse(text) {
-        case .failure(let error): return [.refuse(error)]
-        case .success(let m): message = m
+        case .failure(let error):
+            counters?.count(.invalid)
+            return [.refuse(error)]
+        case .success(let m):
+            message = m
         }
+        counters?.count(ReceivedType(message))
         switch message {
         case .hello(let hello):
             return join(hello, now: now, rooms: rooms)

@@ -17,8 +17,18 @@ final class StateWriter: Sendable {
         var removals: Set<String> = []
         var scheduled = false
         var closed = false
-        /// The last write failed (logged once until one succeeds).
-        var failing = false
+        /// Why the last write failed (logged once until one succeeds); nil: it did not.
+        var failing: String?
+        /// Batches written, and tries that failed (`/metrics`).
+        var writes = 0, failures = 0
+    }
+
+    /// What `/metrics` and `/readyz` tell of the store.
+    package struct Health: Equatable {
+        package var writes: Int
+        package var failures: Int
+        /// Why the last write failed; nil: it succeeded, or none was tried yet.
+        package var failing: String?
     }
 
     let store: RoomStore
@@ -38,6 +48,10 @@ final class StateWriter: Sendable {
         self.scheduler = scheduler
         self.delay = delay
         self.retryDelay = retryDelay
+    }
+
+    package var health: Health {
+        pending.withLock { Health(writes: $0.writes, failures: $0.failures, failing: $0.failing) }
     }
 
     func save(_ room: StoredRoom) {
@@ -100,15 +114,17 @@ final class StateWriter: Sendable {
                 "stored room state",
                 metadata: ["saved": "\(saves.map(\.name).joined(separator: ","))", "removed": "\(removals.count)"])
             pending.withLock { p in
-                if p.failing { logger.info("storing room state works again") }
-                p.failing = false
+                if p.failing != nil { logger.info("storing room state works again") }
+                p.failing = nil
+                p.writes += 1
             }
         } catch {
             pending.withLock { p in
-                if !p.failing {
+                if p.failing == nil {
                     logger.error("cannot store room state; will try again", metadata: ["reason": "\(error)"])
                 }
-                p.failing = true
+                p.failing = "\(error)"
+                p.failures += 1
                 // What came in meanwhile is newer: keep it over the failed batch.
                 for room in saves where p.saves[room.name] == nil && !p.removals.contains(room.name) {
                     p.saves[room.name] = room

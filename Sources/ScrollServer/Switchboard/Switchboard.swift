@@ -18,8 +18,11 @@ package final class Switchboard {
     private let clock: ServerClock
     package let directory: RoomDirectory
     let traces: TraceDirectory?
-    private let writer: StateWriter?
+    let writer: StateWriter?
     package weak var wire: (any Wire)?
+    /// What was sent and received, counted as it happens (`/metrics`).
+    package let counters: ServerCounters
+    let metrics: MetricsExport
 
     package private(set) var clients: [UInt64: Client] = [:]
     /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
@@ -27,15 +30,18 @@ package final class Switchboard {
     private var tickScheduled = false
     private var sweepScheduled = false
     /// Set once the server stops: every connection is being closed, new ones too.
-    private var stopping = false
+    private(set) var stopping = false
 
     package init(
         config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: (any RoomStore)? = nil,
-        clock: ServerClock = .system, scheduler: (any Scheduler)? = nil, headroom: Int = SharedPayload.lwsHeadroom
+        clock: ServerClock = .system, scheduler: (any Scheduler)? = nil, headroom: Int = SharedPayload.lwsHeadroom,
+        metrics: MetricsExport = MetricsExport()
     ) throws {
         self.config = config
         self.logger = logger
         self.clock = clock
+        self.metrics = metrics
+        counters = ServerCounters(inputToFrame: metrics.inputToFrame)
         traces = try config.recordDirectory.map { try TraceDirectory(path: $0, logger: logger) }
         writer = store.map { store in
             scheduler.map { StateWriter(store: store, logger: logger, scheduler: $0) }
@@ -82,9 +88,11 @@ package final class Switchboard {
     // MARK: what the transport reports
 
     package func connected(_ id: UInt64, address: String = "") {
-        let session = ClientSession(id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now())
+        let session = ClientSession(
+            id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now(), counters: counters)
         clients[id] = Client(
-            session: session, outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader),
+            session: session,
+            outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader, counters: counters),
             address: address)
         unjoined += 1
         if stopping {
@@ -113,6 +121,7 @@ package final class Switchboard {
     /// A message that cannot be taken whatever it says: too large (fatal) or binary.
     package func refused(_ id: UInt64, _ error: ProtocolError, fatal: Bool) {
         guard clients[id] != nil else { return }
+        counters.count(.invalid)
         if fatal { close(id, error) } else { refuse(id, error) }
     }
 
@@ -130,6 +139,7 @@ package final class Switchboard {
 
     package func closed(_ id: UInt64) {
         guard let client = clients.removeValue(forKey: id) else { return }
+        counters.sentByDeparted = counters.sentByDeparted + client.outbound.sent
         let session = client.session
         if session.room == nil { unjoined -= 1 }
         if session.droppedMessages + client.outbound.droppedControl > 0 {
@@ -218,7 +228,7 @@ package final class Switchboard {
                 traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
                 if traces != nil { ensureSweeping() }
             case .applied(let t):
-                clients[id]?.outbound.noteApplied(t: t)
+                clients[id]?.outbound.noteApplied(t: t, receivedAt: now)
             case .publish(let events):
                 guard let name = session.room?.name, let room = directory.room(name) else { continue }
                 directory.touch(name, now: now)
@@ -273,7 +283,7 @@ package final class Switchboard {
 
     private func refuse(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
-        if clients[id]?.outbound.enqueueControl(ServerMessage.error(error)) == true { wire?.requestWrite(id) }
+        if clients[id]?.outbound.enqueueError(error) == true { wire?.requestWrite(id) }
     }
 
     private func close(_ id: UInt64, _ error: ProtocolError) {

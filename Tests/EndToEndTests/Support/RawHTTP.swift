@@ -18,7 +18,12 @@ enum RawHTTP {
     /// Sends `request` (CRLFs included) to the server and reads the answer: for 101 only the
     /// head, otherwise the Content-Length body; all within `timeout` s.
     static func exchange(_ server: ServerProcess, _ request: [UInt8], timeout: Double = 2) throws -> Reply {
-        let fd = try LoopbackSocket.connect(port: server.port, timeout: timeout)
+        try exchange(port: server.port, request, timeout: timeout)
+    }
+
+    /// The same with whatever listens on `port` (the server's operations listener).
+    static func exchange(port: Int, _ request: [UInt8], timeout: Double = 2) throws -> Reply {
+        let fd = try LoopbackSocket.connect(port: port, timeout: timeout)
         defer { Glibc.close(fd) }
         try LoopbackSocket.write(fd, request)
         let deadline = Date().addingTimeInterval(timeout)
@@ -59,22 +64,28 @@ enum RawHTTP {
 
     /// A GET (or another method) for `path`, exactly as written, closing the connection after.
     static func request(_ server: ServerProcess, _ path: String, method: String = "GET") throws -> Reply {
-        try exchange(
-            server,
-            Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nConnection: close\r\n\r\n".utf8))
+        try request(port: server.port, path, method: method)
     }
 
-    /// A WebSocket upgrade request with the given `Origin` and `Sec-WebSocket-Protocol` (nil: none).
+    static func request(port: Int, _ path: String, method: String = "GET") throws -> Reply {
+        try exchange(
+            port: port, Array("\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        )
+    }
+
+    /// A WebSocket upgrade request with the given `Origin` and `Sec-WebSocket-Protocol` (nil: none),
+    /// to the server's public port or to `port`.
     static func upgrade(
-        _ server: ServerProcess, origin: String?, protocols: String?, upgrade: String = "websocket",
+        _ server: ServerProcess, port: Int? = nil, origin: String?, protocols: String?, upgrade: String = "websocket",
         timeout: Double = 2
     ) throws -> Reply {
+        let port = port ?? server.port
         var request =
-            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nUpgrade: \(upgrade)\r\nConnection: Upgrade\r\n"
+            "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: \(upgrade)\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         if let protocols { request += "Sec-WebSocket-Protocol: \(protocols)\r\n" }
-        return try exchange(server, Array((request + "\r\n").utf8), timeout: timeout)
+        return try exchange(port: port, Array((request + "\r\n").utf8), timeout: timeout)
     }
 
     private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
