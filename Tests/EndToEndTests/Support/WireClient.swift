@@ -16,8 +16,15 @@ final class WireClient {
     /// `welcome.color` (empty until the welcome came).
     private(set) var color = ""
 
-    init(_ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true) throws {
-        socket = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
+    convenience init(
+        _ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true
+    ) throws {
+        try self.init(url: server.wsURL, room: room, scene: scene, hello: hello)
+    }
+
+    /// A client of the server at `url` (a proxy in front of it, for instance).
+    init(url: String, room: String? = "lobby", scene: String? = nil, hello: Bool = true) throws {
+        socket = try WebSocketClient(url: url, subprotocol: ProtocolVersion.subprotocol)
         if hello {
             try send(.hello(.init(room: room ?? ClientMessageLimits.defaultRoom, scene: scene)))
             let welcome = try waitFor("welcome") { $0["type"] as? String == "welcome" }
