@@ -1,6 +1,8 @@
 // One WebSocket with reconnection: full-jitter exponential backoff, so a server
 // restart is not met by every page at the same instant. The backoff resets only once
-// the server has welcomed us: a server that refuses (full) is not hammered.
+// the server has welcomed us: a server that refuses (full) is not hammered. A page that
+// comes back (its tab shown again, restored from the back-forward cache, or the network back
+// online) does not wait out the backoff: it tries at once.
 //
 // `latency` (ms, default 0) simulates a slow network, like Phoenix LiveView's
 // `liveSocket.enableLatencySim`: everything the page sends (hello included) and everything
@@ -42,10 +44,24 @@ export class Connection {
     this.attempt = 0;
     this.stopped = false;
     this.timer = null;
+    this.watching = false;
+    this.lifecycle = (e) => {
+      if (e.type === "pagehide") {
+        // Into the back-forward cache: the browser closes the socket, and may tell the page
+        // only once it is shown again. Closed now, the server knows at once, and the page,
+        // restored, reconnects instead of waiting for that close.
+        if (e.persisted) this.suspend();
+        return;
+      }
+      if (e.type === "visibilitychange" && document.visibilityState !== "visible") return;
+      if (e.type === "pageshow" && !e.persisted) return;
+      this.retryNow();
+    };
   }
 
   start() {
     if (this.stopped) return;
+    this.watch(true);
     this.onState("connecting");
     const ws = new WebSocket(this.url, SUBPROTOCOL);
     ws.binaryType = "arraybuffer";
@@ -81,8 +97,36 @@ export class Connection {
 
   stop() {
     this.stopped = true;
+    this.watch(false);
     clearTimeout(this.timer);
     this.ws?.close(1000);
+  }
+
+  /** Connects now instead of when the backoff says, unless a socket is open or opening. A
+   *  failed try backs off from where the backoff was. */
+  retryNow() {
+    if (this.stopped || this.ws) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.start();
+  }
+
+  /** Closes the socket, quietly (its close is not reported), and waits for `retryNow`. */
+  suspend() {
+    const ws = this.ws;
+    this.ws = null; // its close, when it comes, is ignored: the handler sees another socket
+    ws?.close(1000);
+    clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The page events after which the network may be back, and the page going into the cache. */
+  watch(on) {
+    if (on === this.watching) return;
+    this.watching = on;
+    const method = on ? "addEventListener" : "removeEventListener";
+    document[method]("visibilitychange", this.lifecycle);
+    for (const type of ["pageshow", "pagehide", "online"]) window[method](type, this.lifecycle);
   }
 
   /** Sends `message` as JSON if the socket is open; returns whether it was sent (or queued). */

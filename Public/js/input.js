@@ -1,7 +1,8 @@
 // Forwards pointer and wheel input in scene points with the browser's own
 // timestamps. Every coalesced sample is sent: the server's velocity tracker needs them.
 // A mouse or pen moving with no button down is sent as "hover" (others see it as a dot),
-// at most 30 a second; while a pointer is down its own messages carry the position.
+// at most 30 a second, and never by a hidden page; while a pointer is down its own messages
+// carry the position.
 
 const MAX_COALESCED = 128;
 /** The shortest time between two hover messages (at most 30 a second). */
@@ -66,7 +67,8 @@ export function attachInput(canvas, getScale, send) {
 
 /** Sends hover messages at least HOVER_GAP_MS apart. One that comes sooner waits for the gap
  *  to pass and is then sent, unless a newer one replaced it first: the newest position is
- *  always sent last, so the dot ends where the mouse stopped. */
+ *  always sent last, so the dot ends where the mouse stopped. A hidden page sends none (one
+ *  waiting when the page is hidden is dropped): nobody is pointing at it. */
 function hoverSender(send) {
   let lastSent = -Infinity;
   let pending = null;
@@ -74,6 +76,7 @@ function hoverSender(send) {
   const flush = () => {
     timer = null;
     if (!pending) return;
+    if (document.hidden) { pending = null; return; }
     // Timers may fire a little early (they count whole milliseconds): wait out the rest.
     const now = performance.now();
     if (now < lastSent + HOVER_GAP_MS) { timer = setTimeout(flush, lastSent + HOVER_GAP_MS - now); return; }
@@ -86,6 +89,7 @@ function hoverSender(send) {
   };
   return {
     queue(message) {
+      if (document.hidden) return;
       pending = message;
       if (timer !== null) return;
       flush();

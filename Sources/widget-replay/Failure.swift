@@ -5,19 +5,24 @@ import Foundation
 enum Failure: Error, CustomStringConvertible {
     /// Exit 1: the trace is malformed (the message names the line).
     case badTrace(String)
+    /// Exit 1: the result differs from `--expect`'s (the message says where first).
+    case differs(String)
     /// Exit 2: a file or the connection failed.
     case io(String)
+    /// Exit 64, as for bad options: an option's file is missing or not what it must be.
+    case usage(String)
 
     var description: String {
         switch self {
-        case .badTrace(let m), .io(let m): return m
+        case .badTrace(let m), .differs(let m), .io(let m), .usage(let m): return m
         }
     }
 
     var exitCode: Int32 {
         switch self {
-        case .badTrace: return 1
+        case .badTrace, .differs: return 1
         case .io: return 2
+        case .usage: return 64
         }
     }
 }

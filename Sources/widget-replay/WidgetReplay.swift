@@ -8,7 +8,9 @@ struct WidgetReplay: ParsableCommand {
         abstract: "Replays an input trace (docs/TRACES.md) against a scene, in virtual time or live.",
         discussion: "Offline (default) the trace runs in virtual time and the result JSON goes to stdout: "
             + "every widget's final value and every event. With --url it is played live against a server. "
-            + "Exit codes: 1 bad trace (the message names the line), 2 I/O or connection, 64 bad options.",
+            + "With --expect it compares the result with a saved one instead of printing it. "
+            + "Exit codes: 1 bad trace (the message names the line) or a result that differs from --expect's, "
+            + "2 I/O or connection, 64 bad options (or an --expect file that is missing or not a result).",
         version: "widget-replay \(ProductVersion.description)")
 
     @Argument(help: "The trace file (JSON Lines); - reads standard input. Not needed with --layout.")
@@ -17,6 +19,21 @@ struct WidgetReplay: ParsableCommand {
     @Option(
         name: .customLong("svg"), help: ArgumentHelp("Write the final frame as SVG to this file.", valueName: "file"))
     var svgPath: String?
+
+    @Option(
+        name: .customLong("expect"),
+        help: ArgumentHelp(
+            "Compare the result with this saved one (widget-replay's output, or a golden .expected.json): "
+                + "exit 0 when equal, 1 naming the first event or value that differs, with its time.",
+            valueName: "file"))
+    var expectPath: String?
+
+    @Option(
+        name: .customLong("plot"),
+        help: ArgumentHelp(
+            "Write an SVG of each moving widget's offset (or shown number) and velocity over time, events marked.",
+            valueName: "file"))
+    var plotPath: String?
 
     @Option(
         name: .customLong("at"),
@@ -69,6 +86,9 @@ struct WidgetReplay: ParsableCommand {
         if url != nil, atMilliseconds != nil {
             throw ValidationError("--at is for offline replay; live mode plays the whole trace")
         }
+        if url != nil, expectPath != nil || plotPath != nil {
+            throw ValidationError("--expect and --plot are for offline replay")
+        }
     }
 
     func run() throws {
@@ -86,15 +106,45 @@ struct WidgetReplay: ParsableCommand {
             if let svgPath { try write(try live.svg(), to: svgPath) }
             return
         }
+        let expected = try expectPath.map(loadExpected)
         let make = try makeScene(sceneName), seed = TraceHeader.seed(in: text) ?? 0
-        let result = Replayer(fps: fps, stopAt: atMilliseconds) {
-            let scene = make()
-            scene.dice.reseed(seed)
-            return scene
-        }.run(entries)
+        let motion = MotionRecording()
+        let result = Replayer(
+            fps: fps, stopAt: atMilliseconds,
+            makeScene: {
+                let scene = make()
+                scene.dice.reseed(seed)
+                return scene
+            }, onStep: plotPath == nil ? nil : motion.record
+        ).run(entries)
         for refusal in result.refused { warn("refused \(refusal.entry.jsonLine): \(refusal.message)") }
-        print(PrettyJSON.render(result.json))
         if let svgPath { try write(try SVGRenderer.render(result.scene, theme: theme), to: svgPath) }
+        if let plotPath {
+            let title = "\(trace ?? "-") — scene \(sceneName), \(JSONValue.format(fps)) fps"
+            try write(
+                MotionPlot.render(motion.series, events: result.events, duration: result.time, title: title),
+                to: plotPath)
+        }
+        guard let expected, let expectPath else {
+            print(PrettyJSON.render(result.json))
+            return
+        }
+        if let difference = expected.firstDifference(from: result.json) {
+            throw Failure.differs("the result differs from \(expectPath)\n\(difference)")
+        }
+        print("the result matches \(expectPath): \(result.events.count) events, \(result.scene.widgets.count) widgets")
+    }
+
+    /// `--expect`'s file, read before the replay: missing or not a result is a usage error.
+    private func loadExpected(_ path: String) throws -> ExpectedResult {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure.usage("--expect: cannot read \(path)")
+        }
+        do {
+            return try ExpectedResult(parsing: String(decoding: data, as: UTF8.self))
+        } catch {
+            throw Failure.usage("--expect: \(path) is not a replay result: \(error)")
+        }
     }
 
     private func makeScene(_ name: String) throws -> () -> Scene {

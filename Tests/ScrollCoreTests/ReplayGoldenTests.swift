@@ -9,7 +9,7 @@ import Testing
     @Test("slow drag: 257 pt left, held 100 ms before lifting → no fling, 72.5 + 2.57 → 75.1 kg")
     func slowDrag() throws {
         let result = Replayer().run(try TraceFiles.entries("slow-drag.jsonl"))
-        try expectMatches(result, try TraceFiles.expected("slow-drag.jsonl"))
+        try expectMatches(result, "slow-drag.jsonl")
         // WIDGETS.md §1: value = start + distance/100, revised to the nearest tick (0.2 s).
         #expect(result.finalValues == [75.1])
         let final = try #require(result.finalEvents.last)
@@ -23,7 +23,7 @@ import Testing
     @Test("fling at 1200 pt/s lands on the tick nearest x∞ = x0 − v0/(1000·ln 0.998)")
     func fling() throws {
         let result = Replayer().run(try TraceFiles.entries("fling.jsonl"))
-        try expectMatches(result, try TraceFiles.expected("fling.jsonl"))
+        try expectMatches(result, "fling.jsonl")
         // Release at x0 = 7250 + 120 = 7370 pt (72.5 kg + 120 pt), content velocity v0 = +1200 pt/s:
         //   x∞ = 7370 − 1200/(1000·ln 0.998) = 7370 + 1200/2.0020027 = 7370 + 599.40 = 7969.40 pt
         //   nearest 10-pt tick: 7970 pt → 79.7 kg.
@@ -52,7 +52,7 @@ import Testing
     @Test("a touch during the glide stops it where it is; the value is revised to that tick")
     func caughtFling() throws {
         let result = Replayer().run(try TraceFiles.entries("fling-caught.jsonl"))
-        try expectMatches(result, try TraceFiles.expected("fling-caught.jsonl"))
+        try expectMatches(result, "fling-caught.jsonl")
         // Caught 0.3 s after the release: x = x0 + (target − x0)·(1 − 0.998^300)
         //   = 7370 + 600·(1 − 0.548482) = 7640.91 pt → nearest tick 7640 → 76.4 kg,
         // revised when the touch lifts at 0.6 s without moving: final at 0.6 + 0.2 s.
@@ -66,7 +66,7 @@ import Testing
     @Test("past 999 comes 9, and back: 72.5 → 998.5 (wheel) → 9.0 (drag) → 999.0 (PageDown)")
     func wrap() throws {
         let result = Replayer().run(try TraceFiles.entries("wrap.jsonl"))
-        try expectMatches(result, try TraceFiles.expected("wrap.jsonl"))
+        try expectMatches(result, "wrap.jsonl")
         // Wheel: 5787.5 lines × 16 pt = 92600 pt → 72.5 + 926.0 = 998.5 kg (settles 0.15 s later).
         // Drag 150 pt left: 998.5 + 1.5 → past 999.4 the labels restart at 8.5 → 9.0 kg.
         // PageDown: 9.0 − 1.0 → 999.0 kg.
@@ -81,7 +81,7 @@ import Testing
     @Test("golden: setValue, a drag, setValue across the wrap both ways, a setValue taken over by a key")
     func action() throws {
         let result = Replayer().run(try TraceFiles.entries("action.jsonl"))
-        try expectMatches(result, try TraceFiles.expected("action.jsonl"))
+        try expectMatches(result, "action.jsonl")
         // docs/PROTOCOL.md, "Widget actions": each setValue lands on its value 0.2 s after it.
         // 72.5 → 80.3; drag +1.0 → 81.3; → 999.2; → 9.5; 120 taken over by PageUp 0.1 s in.
         #expect(result.finalValues.prefix(4) == [80.3, 81.3, 999.2, 9.5])

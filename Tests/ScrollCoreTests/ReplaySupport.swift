@@ -52,38 +52,19 @@ func plainJSON(_ value: JSONValue) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(value.serialized.utf8)) as? [String: Any])
 }
 
-/// Compares a replay with its expected JSON: every widget's value and text; every event's
-/// widget, type, value, text, style, final flag, index and name (the carousel's), in order;
-/// event times within 1 µs.
-/// Every event time is exact (tick crossings solved for their time, trailing reports at
+/// Compares a replay with `<trace>.expected.json` as `widget-replay --expect` does (`ExpectedResult`):
+/// every event in order, field by field, times within 1 µs; every widget's fields; the refused
+/// lines. Every event time is exact (tick crossings solved for their time, trailing reports at
 /// last + 16 ms, rests at their closed-form time), so nothing depends on the frame clock.
-func expectMatches(_ result: ReplayResult, _ expected: [String: Any], sourceLocation: SourceLocation = #_sourceLocation)
+func expectMatches(_ result: ReplayResult, _ trace: String, sourceLocation: SourceLocation = #_sourceLocation)
     throws
 {
-    let actual = try plainJSON(result.json)
-    let widgets = try #require(actual["widgets"] as? [String: [String: Any]])
-    let expectedWidgets = try #require(expected["widgets"] as? [String: [String: Any]])
-    #expect(Set(widgets.keys) == Set(expectedWidgets.keys), sourceLocation: sourceLocation)
-    for (id, fields) in expectedWidgets {
-        #expect(
-            widgets[id]?["text"] as? String == fields["text"] as? String, "\(id).text", sourceLocation: sourceLocation)
-        #expect(
-            (widgets[id]?["value"] as? Double) == (fields["value"] as? Double), "\(id).value",
-            sourceLocation: sourceLocation)
-    }
-    let events = try #require(actual["events"] as? [[String: Any]])
-    let expectedEvents = try #require(expected["events"] as? [[String: Any]])
-    #expect(events.count == expectedEvents.count, "event count", sourceLocation: sourceLocation)
-    for (i, (a, e)) in zip(events, expectedEvents).enumerated() {
-        for key in ["widget", "type", "text", "style", "name"] {
-            #expect(a[key] as? String == e[key] as? String, "event \(i).\(key)", sourceLocation: sourceLocation)
-        }
-        #expect(a["final"] as? Bool == e["final"] as? Bool, "event \(i).final", sourceLocation: sourceLocation)
-        #expect(a["value"] as? Double == e["value"] as? Double, "event \(i).value", sourceLocation: sourceLocation)
-        #expect(a["index"] as? Double == e["index"] as? Double, "event \(i).index", sourceLocation: sourceLocation)
-        let t = try #require(a["t"] as? Double), te = try #require(e["t"] as? Double)
-        #expect(abs(t - te) <= 1e-6, "event \(i).t = \(t), expected \(te)", sourceLocation: sourceLocation)
-    }
+    let base = trace.hasSuffix(".jsonl") ? String(trace.dropLast(6)) : trace
+    let expected = try ExpectedResult(parsing: TraceFiles.text(base + ".expected.json"))
+    let difference = expected.firstDifference(from: result.json)
+    #expect(
+        difference == nil, "\(trace): \(difference.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation
+    )
 }
 
 extension ReplayResult {

@@ -24,7 +24,7 @@ import Testing
     func golden(trace: String) throws {
         #expect(TraceFiles.all.contains(trace), "ReplayFrameRateTests replays every trace in the folder")
         let result = try TraceFiles.replay(trace)
-        try expectMatches(result, try TraceFiles.expected(trace))
+        try expectMatches(result, trace)
         #expect(result.refused.isEmpty)
         #expect(!result.scene.isAnimating)
     }

@@ -201,7 +201,12 @@ private struct SVGWriter {
         }
     }
 
-    private func escaped(_ s: String) -> String {
+    private func escaped(_ s: String) -> String { SVGRenderer.escaped(s) }
+}
+
+extension SVGRenderer {
+    /// `s` as SVG text or an attribute value (in double quotes).
+    static func escaped(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {

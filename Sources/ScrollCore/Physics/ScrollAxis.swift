@@ -57,6 +57,10 @@ public struct ScrollAxis: Sendable {
         return axis.motion?.velocity(at: time) ?? 0
     }
 
+    /// While a finger tracks: the velocity of the offset (pt/s) it would be released with if it
+    /// lifted at its latest sample (the content moves against the finger); nil otherwise.
+    public var trackedVelocity: Double? { phase == .tracking ? -drag.tracker.newestVelocity : nil }
+
     /// Where the axis will come to rest if nothing else happens: known from the running motion
     /// (a glide's snap point, a bounce's edge), nil while a finger tracks.
     public var destination: Double? {

@@ -54,6 +54,10 @@ public struct VelocityTracker: Sendable, Equatable {
         return abs(clamped) < Self.minFlingSpeed ? 0 : clamped
     }
 
+    /// `velocity(liftTime:)` for a lift at the newest sample: what a finger that let go now would
+    /// release (0 without samples).
+    public var newestVelocity: Double { samples.last.map { velocity(liftTime: $0.time) } ?? 0 }
+
     /// The newest samples back to the first gap longer than `maxGap`.
     private func window() -> ArraySlice<Sample> {
         var first = samples.endIndex - 1

@@ -13,20 +13,26 @@ public struct Replayer {
     /// After the last input, tick at most this long (s) waiting for the scene to rest.
     public var settleLimit: Double
     public var makeScene: () -> Scene
+    /// Shown the scene after each step: at the start, after every tick and after every input
+    /// (`MotionRecording` samples it there). It must not change the scene.
+    public var onStep: ((Scene) -> Void)?
 
     public init(
         fps: Double = 60, stopAt: Double? = nil, settleLimit: Double = 60,
-        makeScene: @escaping () -> Scene = { SceneCatalog.standard.make(SceneCatalog.defaultName)! }
+        makeScene: @escaping () -> Scene = { SceneCatalog.standard.make(SceneCatalog.defaultName)! },
+        onStep: ((Scene) -> Void)? = nil
     ) {
         precondition(fps.isFinite && fps > 0, "fps must be a positive number")
         self.fps = fps
         self.stopAt = stopAt
         self.settleLimit = settleLimit
         self.makeScene = makeScene
+        self.onStep = onStep
     }
 
     public func run(_ entries: [TraceEntry]) -> ReplayResult {
-        var clock = TickClock(scene: makeScene(), fps: fps)
+        var clock = TickClock(scene: makeScene(), fps: fps, onStep: onStep)
+        onStep?(clock.scene)
         let end = stopAt.map { $0 / 1000 }
         var refused: [ReplayResult.Refusal] = []
         for entry in entries {
@@ -58,10 +64,13 @@ public struct Replayer {
 private struct TickClock {
     let scene: Scene
     let fps: Double
+    let onStep: ((Scene) -> Void)?
     var events: [SceneEvent] = []
     private var next = 0
 
-    init(scene: Scene, fps: Double) { self.scene = scene; self.fps = fps }
+    init(scene: Scene, fps: Double, onStep: ((Scene) -> Void)?) {
+        self.scene = scene; self.fps = fps; self.onStep = onStep
+    }
 
     private func time(ofTick k: Int) -> Double { Double(k) / fps }
 
@@ -89,11 +98,13 @@ private struct TickClock {
     mutating func apply(_ input: SceneInput, at time: Double) {
         scene.apply(input, at: time)
         events += scene.takeEvents()
+        onStep?(scene)
     }
 
     mutating func advance(to time: Double) {
         scene.advance(to: time)
         events += scene.takeEvents()
+        onStep?(scene)
     }
 
     /// The first tick at or after `limit`.

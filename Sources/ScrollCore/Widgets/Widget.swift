@@ -147,6 +147,9 @@ public protocol Widget: AnyObject {
     /// content only slides keeps its `drawingKey` and moves this, and the frame carries a few
     /// bytes instead of its ops.
     var layerOffset: Point { get }
+    /// What moves when it moves (its offset, the number it shows), for plotting its motion;
+    /// nil: nothing of it moves on its own (labels, buttons).
+    var motionReading: MotionReading? { get }
 
     /// Its part of the scene's snapshot: what it has settled on, as a small JSON object
     /// (docs/STATE.md); nil: it keeps nothing.
@@ -159,6 +162,7 @@ public protocol Widget: AnyObject {
 extension Widget {
     public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
+    public var motionReading: MotionReading? { nil }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {
         var cancel = lift

@@ -36,6 +36,8 @@ final class Chromium {
     private let child: ChildProcess
     private let devTools: DevToolsConnection
     private var sessionID = ""
+    /// The page's target (its tab).
+    private(set) var targetID = ""
     private var leftButtonDown = false
     private var closed = false
 
@@ -100,6 +102,11 @@ final class Chromium {
     /// Waits for the page session's next event named `method`; returns its params.
     func waitForEvent(_ method: String, timeout: Double = 10) throws -> [String: Any] {
         try devTools.waitForEvent(method, sessionID: sessionID, timeout: timeout)
+    }
+
+    /// Forgets the events named `method` received so far: `waitForEvent` then waits for a new one.
+    func discardEvents(named method: String) {
+        devTools.discardEvents(named: method)
     }
 
     // MARK: - Page
@@ -273,6 +280,7 @@ final class Chromium {
             throw HarnessError.devTools(method: "Target.attachToTarget", message: "no sessionId in \(attached)")
         }
         sessionID = session
+        self.targetID = targetID
         try call("Page.enable", timeout: deadline.remaining)
         try call("Runtime.enable", timeout: deadline.remaining)
     }

@@ -91,6 +91,7 @@ public final class Carousel: ReadoutSource {
     /// What its label shows.
     public var readoutValue: ReadoutValue { .text(selectedName) }
     public var contentOffset: Double { axis.offset(at: now) }
+    public var motionReading: MotionReading? { MotionReading(offsetOf: axis, at: now) }
 
     /// Item 0 to the last can be centred; beyond, the rubber band.
     private static func edges(count: Int, frame: Rect) -> AxisEdges {

@@ -8,6 +8,14 @@ extension DialOwner {
     /// Content offset under the centre as of the latest call.
     public var contentOffset: Double { dial.contentOffset }
 
+    /// Its content offset, unbroken by the ruler's shifts by whole periods (`TickDial.shifted`),
+    /// and its velocity.
+    public var motionReading: MotionReading? {
+        var reading = MotionReading(offsetOf: dial.ticks.axis, at: dial.now)
+        reading.position -= dial.ticks.shifted
+        return reading
+    }
+
     public func pointer(_ input: PointerInput, at time: Double, events: inout [SceneEvent]) -> Bool {
         dial.pointer(input, at: time, events: &events)
         return true

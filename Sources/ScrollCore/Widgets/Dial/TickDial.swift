@@ -12,6 +12,9 @@ struct TickDial: Sendable {
     let clicks: Bool
     let snaps: Bool
     private(set) var axis: ScrollAxis
+    /// How far `renormalise` has shifted the axis in all (pt): the axis's offset minus this
+    /// is the distance scrolled, unbroken by the shifts.
+    private(set) var shifted = 0.0
     /// The tick under the centre, as of the latest call.
     private(set) var tick: Int
     private var activePointer: PointerKey?
@@ -122,6 +125,7 @@ struct TickDial: Sendable {
         let turns = (axis.offset(at: time) / period).rounded(.towardZero)
         guard turns != 0 else { return }
         axis.rebase(by: -turns * period)
+        shifted -= turns * period
         tick = scale.tick(containing: axis.offset(at: time))
     }
 

@@ -101,6 +101,20 @@ public final class DigitRoller: Widget {
     /// The row column i is at, at the latest time seen.
     public func row(_ i: Int) -> Double { rows[i].value(at: now) }
 
+    /// The number its columns show, each column's row weighted by its place (fractional while
+    /// they roll; a column turning over from 9 to 0 takes ten of its place off at once).
+    public var motionReading: MotionReading? {
+        var position = 0.0, velocity = 0.0
+        var place = 1.0
+        for _ in 0..<decimals { place /= 10 }
+        for row in rows {
+            position += row.value(at: now) * place
+            velocity += row.velocity(at: now) * place
+            place *= 10
+        }
+        return MotionReading(quantity: "shown number", unit: format.unit ?? "", position: position, velocity: velocity)
+    }
+
     public var semantics: Semantics {
         Semantics(id: id, role: "status", label: label, frame: frame, valueText: text(reported))
     }
