@@ -8,18 +8,24 @@ struct SoakReport: Encodable {
     var rssGrowthKiB: Int
     var cycles: CycleSoak.Outcome?
     var replay: ReplaySoak.Outcome?
+    var hostile: HostileSoak.Outcome?
+    /// Where the server started for the soak keeps rooms: "scratch" (a new file, removed after)
+    /// or "none"; nil for a server given by --url.
+    var state: String?
     var serverRunning: Bool
     var problems: [String] = []
     var passed: Bool { problems.isEmpty }
 
     init(
         serverPID: Int32, rssGrowthKiB: Int, cycles: CycleSoak.Outcome?, replay: ReplaySoak.Outcome?,
-        serverRunning: Bool
+        hostile: HostileSoak.Outcome? = nil, state: String? = nil, serverRunning: Bool
     ) {
         self.serverPID = serverPID
         self.rssGrowthKiB = rssGrowthKiB
         self.cycles = cycles
         self.replay = replay
+        self.hostile = hostile
+        self.state = state
         self.serverRunning = serverRunning
         if let cycles {
             let expected = cycles.completed.values.reduce(0, +) + cycles.failures.values.reduce(0, +)
@@ -38,11 +44,17 @@ struct SoakReport: Encodable {
                 problems.append("multi-client replay: \(count) × error \(code) from the server")
             }
         }
+        if let hostile {
+            // Its failures include every refusal the rules call for that did not come.
+            problems += Self.problems(
+                "hostile clients", stopped: hostile.stopped, failures: hostile.failures, samples: hostile.samples,
+                bound: rssGrowthKiB)
+        }
         if !serverRunning { problems.append("the server is no longer running") }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverPID, rssGrowthKiB, cycles, replay, serverRunning, problems, passed
+        case serverPID, rssGrowthKiB, cycles, replay, hostile, state, serverRunning, problems, passed
     }
 
     func encode(to encoder: Encoder) throws {
@@ -51,6 +63,8 @@ struct SoakReport: Encodable {
         try c.encode(rssGrowthKiB, forKey: .rssGrowthKiB)
         try c.encodeIfPresent(cycles, forKey: .cycles)
         try c.encodeIfPresent(replay, forKey: .replay)
+        try c.encodeIfPresent(hostile, forKey: .hostile)
+        try c.encodeIfPresent(state, forKey: .state)
         try c.encode(serverRunning, forKey: .serverRunning)
         try c.encode(problems, forKey: .problems)
         try c.encode(passed, forKey: .passed)
