@@ -194,12 +194,13 @@ final class HostileSoak: ClientSocketsDelegate {
 
     func clients(_ role: Role) -> [Int] { clients.filter { $0.value.role == role }.map(\.key).sorted() }
 
-    /// A "during" reading, after the warm-up round only (as the other phases do).
+    /// A reading with clients about: "during" a measured round, "warm-up" in the first (the
+    /// highest of which is what later rounds' memory is held to: `SoakReport.reference`).
     func sampleDuring(_ moment: String) {
-        guard round.number > 0 else { return }
         outcome.samples.append(
             server.sample(
-                "during", seconds: elapsed, connections: openConnections, moment: "round \(round.number): \(moment)"))
+                round.number == 0 ? "warm-up" : "during", seconds: elapsed, connections: openConnections,
+                moment: "round \(round.number): \(moment)"))
     }
 
     // MARK: the clock

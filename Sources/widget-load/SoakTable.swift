@@ -4,16 +4,16 @@ import Foundation
 extension SoakReport {
     var markdown: String {
         var lines = [
-            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | RSS − before (KiB) |",
+            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | RSS − reference (KiB) |",
             "|---|---|---:|---:|---:|---:|---:|---:|",
         ]
         for (phase, samples) in [
             ("cycles", cycles?.samples), ("replay", replay?.samples), ("hostile", hostile?.samples),
         ] {
             guard let samples else { continue }
-            let before = samples.first { $0.label == "before" }?.rssKiB
+            let reference = Self.reference(samples)
             for s in samples {
-                let growth = if let rss = s.rssKiB, let before { "\(rss - before)" } else { "–" }
+                let growth = if let rss = s.rssKiB, let reference { "\(rss - reference)" } else { "–" }
                 lines.append(
                     "| \(phase) | \(s.label)\(s.moment.map { " (\($0))" } ?? "") | \(String(format: "%.1f", s.seconds)) | \(s.cycles.map(String.init) ?? "–") | "
                         + "\(s.connections) | \(s.fds.map(String.init) ?? "–") | \(s.rssKiB.map(String.init) ?? "–") | \(growth) |"
@@ -47,7 +47,8 @@ extension SoakReport {
         }
         if let state { lines.append("Server state file: \(state)") }
         lines.append(
-            "Bound: resident memory at most \(rssGrowthKiB) KiB over the reading before, descriptors no more. "
+            "Bound: resident memory at most \(rssGrowthKiB) KiB over the reference (the reading before; in the "
+                + "hostile phase the highest of it and the warm-up round's), descriptors no more than before. "
                 + (passed ? "Verdict: PASS" : "Verdict: FAIL: " + problems.joined(separator: "; ")))
         return lines.joined(separator: "\n")
     }

@@ -158,7 +158,8 @@ import Testing
         #expect(try #require(hostile["largestEventsMessage"] as? Int) < 8 * 1024)
 
         let readings = samples(hostile)
-        #expect(Set(readings.compactMap { $0["label"] as? String }) == ["start", "before", "during", "after"])
+        #expect(
+            Set(readings.compactMap { $0["label"] as? String }) == ["start", "warm-up", "before", "during", "after"])
         let before = try #require(readings.first { $0["label"] as? String == "before" })
         let after = try #require(readings.first { $0["label"] as? String == "after" })
         #expect(try #require(after["fds"] as? Int) <= (try #require(before["fds"] as? Int)))
