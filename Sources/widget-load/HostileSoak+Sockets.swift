@@ -91,6 +91,8 @@ extension HostileSoak {
 
     func closed(_ n: Int, error: String?) {
         guard let client = clients.removeValue(forKey: n) else { return }
+        // One the soak gave up on was counted then.
+        if client.ending != nil, client.role == .helloLess || client.role == .vanished { return }
         let by = closedBy(client, error: error)
         switch client.role {
         case .reader, .burster, .flooder:

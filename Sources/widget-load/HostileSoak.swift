@@ -162,7 +162,7 @@ final class HostileSoak: ClientSocketsDelegate {
     private var stage = Stage.round
     private var phaseStart = 0.0
     private var lastLivenessCheck = 0.0
-    private static let failureLimit = 200
+    private static let failureLimit = 2000
 
     init(options: Options, target: LoopbackTarget, server: SoakedServer) throws {
         self.options = options
@@ -418,10 +418,10 @@ final class HostileSoak: ClientSocketsDelegate {
             sampleDuring("\(clients(.helloLess).count) connections without hello open")
         }
         let limit = HostileRules.helloTimeout + HostileRules.slack + 10
-        if now - round.probesStarted! > limit, !round.helloLessGivenUp {
+        if now - round.probesStarted! > limit, !round.helloLessGivenUp, !clients(.helloLess).isEmpty {
             round.helloLessGivenUp = true
+            fail("hello-less: connections still open after \(Int(limit)) s", clients(.helloLess).count)
             for n in clients(.helloLess) {
-                fail("hello-less: a connection still open after \(Int(limit)) s")
                 clients[n]?.ending = .drop
                 sockets.requestWrite(n)
             }
@@ -514,8 +514,8 @@ final class HostileSoak: ClientSocketsDelegate {
             for n in vanished { sockets.setReading(n, true) }
         } else if now - round.vanishedRead! > 15, !round.vanishedGivenUp {
             round.vanishedGivenUp = true
+            fail("vanished reader: still connected \(Int(now - round.started)) s after joining", vanished.count)
             for n in vanished {
-                fail("vanished reader: still connected \(Int(now - round.started)) s after joining")
                 clients[n]?.ending = .reset
                 sockets.requestWrite(n)
             }
