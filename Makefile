@@ -55,7 +55,8 @@ bench-load: deps-run
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
 
-# Soak (docs/RELIABILITY.md, "Soak"; ~11 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min multi-client replay; fails on fd or memory growth.
+# Soak (docs/RELIABILITY.md, "Soak"; ~14 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min
+# multi-client replay, 3 rounds of hostile clients; fails on fd or memory growth, or a refusal the rules call for not coming.
 soak: deps-run
 	swift build -c release --product widget-server
 	swift build -c release --product widget-load

@@ -14,10 +14,13 @@ protocol ClientSocketsDelegate: AnyObject {
     /// How `index` should end now, if it should: asked after each piece received and at each
     /// chance to write (ask for one with `requestWrite`).
     func ending(_ index: Int) -> ClientSockets.Ending?
+    /// The server's close frame: its status code and reason (`closed` follows).
+    func closeFrame(_ index: Int, code: UInt16, reason: String)
 }
 
 extension ClientSocketsDelegate {
     func ending(_ index: Int) -> ClientSockets.Ending? { nil }
+    func closeFrame(_ index: Int, code: UInt16, reason: String) {}
 }
 
 /// The libwebsockets client side: one context, one service thread (the caller's), N
@@ -72,6 +75,12 @@ final class ClientSockets {
         if let wsi = sockets[index] { lws_callback_on_writable(wsi) }
     }
 
+    /// Stops reading `index`'s socket (its buffers fill, as a client that stopped reading), or
+    /// reads it again.
+    func setReading(_ index: Int, _ reading: Bool) {
+        if let wsi = sockets[index] { lws_rx_flow_control(wsi, reading ? 1 : 0) }
+    }
+
     /// Calls `timerFired` after `microseconds` (one timer; scheduling again moves it).
     func schedule(microseconds: Int) {
         guard let context, let timer else { return }
@@ -123,6 +132,13 @@ final class ClientSockets {
             if let ending = delegate.ending(index) { return end(wsi, ending) }
             guard let text = delegate.nextText(index) else { return 0 }
             return write(text, to: wsi) ? 0 : -1
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            // The close frame's payload: a 2-byte status code (big-endian), then the reason.
+            let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : len)
+            if payload.count >= 2 {
+                let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+                delegate.closeFrame(index, code: code, reason: String(decoding: payload.dropFirst(2), as: UTF8.self))
+            }
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
             let reason = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "unknown"
             sockets[index] = nil

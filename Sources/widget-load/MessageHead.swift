@@ -6,6 +6,8 @@ import ScrollCore
 struct MessageHead {
     static let textBytes = 512
 
+    /// How much of a text message is kept (a reader that counts events keeps it all).
+    var textLimit = Self.textBytes
     private var inMessage = false
     private var binary = false
     private var head: [UInt8] = []
@@ -19,7 +21,7 @@ struct MessageHead {
             self.binary = binary
             head.removeAll(keepingCapacity: true)
         }
-        let keep = (self.binary ? FrameFormat.headerSize : Self.textBytes) - head.count
+        let keep = (self.binary ? FrameFormat.headerSize : textLimit) - head.count
         if keep > 0 { head.append(contentsOf: piece.prefix(keep)) }
         guard isLast else { return nil }
         inMessage = false

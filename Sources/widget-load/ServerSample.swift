@@ -6,16 +6,17 @@ struct SoakedServer {
     let pid: Int32
     let isRunning: () -> Bool
 
-    /// Its open file descriptors and resident memory now.
     /// Its open file descriptors and resident memory now, also shown on stderr as the soak goes.
-    func sample(_ label: String, seconds: Double, connections: Int, cycles: Int? = nil) -> ServerSample {
+    func sample(
+        _ label: String, seconds: Double, connections: Int, cycles: Int? = nil, moment: String? = nil
+    ) -> ServerSample {
         let sample = ServerSample(
             label: label, seconds: (seconds * 1000).rounded() / 1000, fds: ProcessUsage.openFiles(pid: pid),
-            rssKiB: ProcessUsage.residentKiB(pid: pid), connections: connections, cycles: cycles)
+            rssKiB: ProcessUsage.residentKiB(pid: pid), connections: connections, cycles: cycles, moment: moment)
         let fds = sample.fds.map(String.init) ?? "?", rss = sample.rssKiB.map(String.init) ?? "?"
         Self.progress(
-            "\(label) at \(Int(seconds)) s\(cycles.map { ", \($0) cycles" } ?? ""): \(connections) connections, "
-                + "server \(fds) fds, \(rss) KiB")
+            "\(label) at \(Int(seconds)) s\(cycles.map { ", \($0) cycles" } ?? "")\(moment.map { " (\($0))" } ?? ""): "
+                + "\(connections) connections, server \(fds) fds, \(rss) KiB")
         return sample
     }
 
@@ -36,4 +37,6 @@ struct ServerSample: Encodable {
     var connections: Int
     /// Connect/disconnect cycles started by then (phase 1).
     var cycles: Int?
+    /// What was going on (phase 3's "during" readings).
+    var moment: String?
 }

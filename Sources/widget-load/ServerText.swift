@@ -24,6 +24,9 @@ struct ServerText {
 
     var code: String? { Self.string(after: "\"code\":\"", in: text[...]).map(String.init) }
 
+    /// An error's text for humans (up to its first escaped quote, which the server's messages lack).
+    var message: String? { Self.string(after: "\"message\":\"", in: text[...]).map(String.init) }
+
     private static func string(after key: String, in text: Substring) -> Substring? {
         guard let start = text.range(of: key)?.upperBound else { return nil }
         return text[start...].prefix { $0 != "\"" }

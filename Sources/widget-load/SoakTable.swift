@@ -4,16 +4,18 @@ import Foundation
 extension SoakReport {
     var markdown: String {
         var lines = [
-            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | RSS − before (KiB) |",
+            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | RSS − reference (KiB) |",
             "|---|---|---:|---:|---:|---:|---:|---:|",
         ]
-        for (phase, samples) in [("cycles", cycles?.samples), ("replay", replay?.samples)] {
+        for (phase, samples) in [
+            ("cycles", cycles?.samples), ("replay", replay?.samples), ("hostile", hostile?.samples),
+        ] {
             guard let samples else { continue }
-            let before = samples.first { $0.label == "before" }?.rssKiB
+            let reference = Self.reference(samples)
             for s in samples {
-                let growth = if let rss = s.rssKiB, let before { "\(rss - before)" } else { "–" }
+                let growth = if let rss = s.rssKiB, let reference { "\(rss - reference)" } else { "–" }
                 lines.append(
-                    "| \(phase) | \(s.label) | \(String(format: "%.1f", s.seconds)) | \(s.cycles.map(String.init) ?? "–") | "
+                    "| \(phase) | \(s.label)\(s.moment.map { " (\($0))" } ?? "") | \(String(format: "%.1f", s.seconds)) | \(s.cycles.map(String.init) ?? "–") | "
                         + "\(s.connections) | \(s.fds.map(String.init) ?? "–") | \(s.rssKiB.map(String.init) ?? "–") | \(growth) |"
                 )
             }
@@ -31,8 +33,22 @@ extension SoakReport {
                     + "(\(r.leaves) leaves); sent \(counts(r.sent)); received \(counts(r.received)); "
                     + "server errors: \(counts(r.serverErrors)); failed: \(counts(r.failures))")
         }
+        if let h = hostile {
+            let spans = h.closeSeconds.sorted { $0.key < $1.key }.map {
+                "\($0.key) \(String(format: "%.1f", $0.value.min))–\(String(format: "%.1f", $0.value.max)) s"
+            }
+            lines.append(
+                "Hostile: \(h.rounds) rounds (the first a warm-up), \(String(format: "%.1f", h.seconds)) s; "
+                    + "opened \(counts(h.opened)); sent \(counts(h.sent)); readers counted \(h.clicks) clicks of "
+                    + "\(h.clicksExpected) in \(h.eventsMessages) events messages (largest \(h.largestEventsMessage) bytes); "
+                    + "new rooms per rush: \(h.rushes.map { "\($0.made) made, \($0.refused) refused" }.joined(separator: "; ")); "
+                    + "closed after: \(spans.isEmpty ? "none" : spans.joined(separator: ", ")); "
+                    + "expected: \(counts(h.expected)); failed: \(counts(h.failures))")
+        }
+        if let state { lines.append("Server state file: \(state)") }
         lines.append(
-            "Bound: resident memory at most \(rssGrowthKiB) KiB over the reading before, descriptors no more. "
+            "Bound: resident memory at most \(rssGrowthKiB) KiB over the reference (the reading before; in the "
+                + "hostile phase the highest of it and the warm-up round's), descriptors no more than before. "
                 + (passed ? "Verdict: PASS" : "Verdict: FAIL: " + problems.joined(separator: "; ")))
         return lines.joined(separator: "\n")
     }

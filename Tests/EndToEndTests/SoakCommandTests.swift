@@ -3,9 +3,11 @@ import Glibc
 import LoopbackTools
 import Testing
 
-/// `widget-load soak` (`make soak`) kept working: a short soak against a test server, and
-/// one that must fail because the server goes away. No figure is asserted beyond the
-/// verdict's own rules (docs/RELIABILITY.md, "Soak"); the real run is `make soak`.
+/// `widget-load soak` (`make soak`) kept working: a short soak against a test server, one that
+/// must fail because the server goes away, a short run of the hostile rounds, and one that must
+/// fail because the server breaks a rule they hold it to. Counts are asserted from the rules
+/// (docs/PROTOCOL.md, "Errors"), figures no further than the verdict's own bounds
+/// (docs/RELIABILITY.md, "Soak"); the real run is `make soak`.
 @Suite struct SoakCommandTests {
     private static let binary = Products.path("widget-load")
     private static let traces = PackagePaths.root.appendingPathComponent("Tests/ScrollCoreTests/Traces").path
@@ -28,6 +30,7 @@ import Testing
             executable: Self.binary,
             arguments: [
                 "soak", "--url", server.wsURL, "--server-pid", "\(server.pid)", "--cycles", "200", "--minutes", "0.2",
+                "--hostile-rounds", "0",
                 "--traces", Self.traces,
             ])
         #expect(child.waitForExit(timeout: 120), "the soak did not stop by itself")
@@ -93,6 +96,93 @@ import Testing
         #expect(report(output)?["passed"] as? Bool == false, "\(output)")
         #expect(output.contains("FAILED"), "\(output)")
         #expect(output.contains("the server exited") || output.contains("cycles failed"), "\(output)")
+    }
+
+    /// Runs `widget-load soak` against `server` with `arguments`; its exit code, output and report.
+    private func soak(_ server: ServerProcess, _ arguments: [String], timeout: Double) throws -> (
+        code: Int32?, output: String, report: [String: Any]?
+    ) {
+        let child = try ChildProcess(
+            executable: Self.binary,
+            arguments: ["soak", "--url", server.wsURL, "--server-pid", "\(server.pid)"] + arguments)
+        defer { child.stop() }
+        #expect(child.waitForExit(timeout: timeout), "the soak did not stop by itself")
+        _ = child.output.waitForLine(timeout: 5) { _ in false }
+        return (child.exitCode, child.output.text, report(child.output.text))
+    }
+
+    /// Phase 3 alone, small: a warm-up round and one more.
+    private static let shortHostile =
+        ["--cycles", "0", "--minutes", "0", "--hostile-rounds", "1", "--bursts", "1"]
+        + ["--stalled", "1", "--vanished", "0", "--idle-sockets", "4", "--hello-less", "258"]
+        + ["--rushed-rooms", "140", "--paced-rooms", "1"]
+
+    @Test(
+        "hostile rounds: every refusal the rules call for comes, readers get every click, the server is left as it was"
+    )
+    func hostileRounds() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (code, output, json) = try soak(server, Self.shortHostile, timeout: 300)
+        #expect(code == 0, "\(output)")
+        let r = try #require(json, "\(output)")
+        #expect(r["passed"] as? Bool == true)
+        let hostile = try #require(r["hostile"] as? [String: Any])
+        #expect(hostile["rounds"] as? Int == 2)
+        #expect((hostile["failures"] as? [String: Int])?.isEmpty == true, "\(output)")
+        let expected = try #require(hostile["expected"] as? [String: Int])
+        func count(_ prefix: String) -> Int { expected.filter { $0.key.hasPrefix(prefix) }.values.reduce(0, +) }
+        // docs/PROTOCOL.md: 256 connections may wait for hello, each 10 s; the rest are refused.
+        #expect(count("server_full") == 2 * (258 - 256))
+        #expect(count("not_ready") == 2 * 256)
+        // One stalled reader a round, closed slow_consumer once read again; the flooder's 6,000
+        // pings at once go past the 2,000 allowed; each idle TCP connection is closed.
+        #expect(count("slow_consumer: stalled reader") == 2)
+        // One burst of events (9.5 MB) stays under the 32 MiB cap: it is the 10 s rule that closed it.
+        #expect(expected.keys.contains { $0.hasPrefix("slow_consumer") && $0.contains("took nothing for 10 s") })
+        #expect(count("rate_limited: 6000 pings") >= 2)
+        #expect(count("closed: idle TCP") == 2 * 4)
+        // 140 new rooms at once from one address: at most 120, and one a second since, are made.
+        let rushes = try #require(hostile["rushes"] as? [[String: Any]])
+        #expect(rushes.count == 2)
+        for rush in rushes {
+            let made = try #require(rush["made"] as? Int), refused = try #require(rush["refused"] as? Int)
+            let seconds = try #require(rush["seconds"] as? Double)
+            #expect(made + refused == 140)
+            #expect(refused > 0 && made <= 120 + Int(seconds) + 1, "\(rush)")
+        }
+        #expect(count("rate_limited: a new room") == rushes.compactMap { $0["refused"] as? Int }.reduce(0, +))
+        // Every reader of the burst room counted every crossing the wheels made (100 a wheel).
+        let clicks = try #require(hostile["clicks"] as? Int)
+        #expect(clicks > 0 && clicks == hostile["clicksExpected"] as? Int)
+        #expect(try #require(hostile["largestEventsMessage"] as? Int) < 8 * 1024)
+
+        let readings = samples(hostile)
+        #expect(
+            Set(readings.compactMap { $0["label"] as? String }) == ["start", "warm-up", "before", "during", "after"])
+        let before = try #require(readings.first { $0["label"] as? String == "before" })
+        let after = try #require(readings.first { $0["label"] as? String == "after" })
+        #expect(try #require(after["fds"] as? Int) <= (try #require(before["fds"] as? Int)))
+        #expect(output.contains("| hostile | during (round 1:"))
+    }
+
+    @Test("a server that refuses connections without hello sooner than the rule's 256 fails the soak, naming it")
+    func hostileRuleBroken() throws {
+        // Its client limit (120) comes before the 256 waiting for hello the soak expects.
+        let server = try ServerProcess(arguments: ["--max-clients", "120"])
+        defer { server.stop() }
+        let (code, output, json) = try soak(
+            server,
+            ["--cycles", "0", "--minutes", "0", "--hostile-rounds", "1", "--bursts", "0", "--stalled", "0"]
+                + ["--vanished", "0", "--idle-sockets", "0", "--hello-less", "258", "--rushed-rooms", "0"]
+                + ["--paced-rooms", "0"], timeout: 300)
+        #expect(code == 1, "\(output)")
+        #expect(json?["passed"] as? Bool == false, "\(output)")
+        #expect(output.contains("FAILED"), "\(output)")
+        #expect(output.contains("refused server_full, 2 expected"), "\(output)")
+        // Nothing else failed: the soak names the rule, not a consequence.
+        let failures = (json?["hostile"] as? [String: Any])?["failures"] as? [String: Int] ?? [:]
+        #expect(!failures.isEmpty && failures.keys.allSatisfy { $0.hasPrefix("hello-less:") }, "\(failures)")
     }
 
     @Test("with --url the server's pid is required: the soak reads its descriptors and memory")
