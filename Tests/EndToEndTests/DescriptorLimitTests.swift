@@ -76,7 +76,11 @@ struct DescriptorLimitTests {
         let cpu = try cpuOver(3, server)
         #expect(cpu < 0.3, "CPU seconds over 3 s: \(cpu)")
         let open = try #require(server.openDescriptors())
-        #expect(open <= 225, "descriptors 0…223 at most, and the one refused: \(open)")
+        // Descriptors 0…223, plus those accepted in the service pass under way when /proc is read:
+        // lws accepts until the backlog is empty, and each one past the ceiling is closed in that
+        // same pass. How many that is depends on the machine's speed, so the bound leaves most of
+        // the files' reserve (224…255) untouched rather than naming one number (227 seen under load).
+        #expect(open <= 232, "at most a few past descriptor 223 at any moment: \(open)")
         let logged = lines(server, containing: "connections refused at the descriptor limit")
         let seconds = Date().timeIntervalSince(start)
         #expect(logged >= 1 && Double(logged) <= seconds + 1, "\(logged) lines in \(seconds) s")
