@@ -20,24 +20,9 @@ final class PlainSite: @unchecked Sendable {
     /// Serves each of `pages` (path such as "/host.html" → its HTML) until `stop()`.
     init(pages: [String: String]) throws {
         self.pages = pages
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw WireError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 16) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw WireError("plain site: \(reason)")
-        }
+        let (fd, port) = try LoopbackSocket.bound(listening: 16)
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         let thread = Thread { [self] in serve() }
         thread.name = "PlainSite"
         thread.start()
