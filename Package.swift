@@ -71,11 +71,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
-        // The server's pure parts (send policy, lookups) with a fake clock; no sockets.
+        // The server's pure parts (send policy, lookups) with a fake clock; no sockets (the test
+        // client's frame parser reads what the server frames).
         .testTarget(
             name: "ScrollServerTests",
             dependencies: [
-                "ScrollServer", "ScrollCore", "CSQLite", "LoopbackTools",
+                "ScrollServer", "ScrollCore", "CSQLite", "LoopbackTools", "WebSocketClient",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -9,6 +9,12 @@ package enum OutboundAction {
 
 package enum MessageKind: Equatable { case text, binary }
 
+/// One message of a write: `OutboundQueue.nextBatch` gathers them, the transport frames them.
+package struct OutboundMessage {
+    package let payload: SharedPayload
+    package let kind: MessageKind
+}
+
 /// Frames and bytes written, and frames skipped ("latest wins"): one client's, or added up.
 package struct SentCounts: Equatable {
     package var frames = 0
@@ -47,10 +53,14 @@ package struct SlowReaderRule: Equatable, Sendable {
 }
 
 /// One client's output policy (docs/PROTOCOL.md, "Order per connection" and "Errors"),
-/// free of sockets and clocks: the server feeds it and writes what `next` returns,
-/// one message per writable callback, asking for another while `owesMore`.
+/// free of sockets and clocks: the server feeds it and, each time the client can write, writes
+/// what `nextBatch` gathers in one write (the messages `next` would return one by one), asking
+/// for another chance while `owesMore`.
 package struct OutboundQueue {
     package static let maxControl = 32
+    /// What one write gathers at most before it stops taking messages (the first always goes,
+    /// however long): bounds what lws must keep of a write the socket does not take at once.
+    package static let maxBatchBytes = 64 << 10
 
     /// Room for lws's header in front of the payloads this queue makes itself.
     let headroom: Int
@@ -189,6 +199,24 @@ package struct OutboundQueue {
     }
 
     // MARK: output
+
+    /// Everything owed at `now`, for one write, appended to `batch`: the messages successive
+    /// `next` calls return, in their order, until nothing more is owed, the close is next (the
+    /// transport carries it out at a writable moment of its own) or `maxBytes` are gathered.
+    package mutating func nextBatch(
+        from room: (any RoomFeed)?, theme: Theme, now: Double, maxBytes: Int = maxBatchBytes,
+        into batch: inout [OutboundMessage]
+    ) {
+        var bytes = 0
+        while bytes < maxBytes, !closeIsNext, owesMore(renderingFrom: room, theme: theme) {
+            guard case .write(let payload, let kind) = next(from: room, theme: theme, now: now) else { continue }
+            batch.append(OutboundMessage(payload: payload, kind: kind))
+            bytes += payload.count
+        }
+    }
+
+    /// Whether `next` would return the close: everything before it has been written.
+    package var closeIsNext: Bool { closing != nil && echoOfSentFrame == nil && control.isEmpty && pong == nil }
 
     /// The first of: the echo of the frame just sent, control, pong, close, events, semantics,
     /// presence, the latest frame — except that, after its first frame, a due frame goes before

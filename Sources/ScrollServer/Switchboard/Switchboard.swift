@@ -131,6 +131,16 @@ package final class Switchboard {
         return clients[id]!.outbound.next(from: session.room, theme: session.theme, now: clock.now())
     }
 
+    /// `id` may write: everything it is owed for one write, appended to `batch` (its close, if
+    /// that is next, is `next`'s: see `OutboundQueue.nextBatch`).
+    package func nextBatch(_ id: UInt64, into batch: inout [OutboundMessage]) {
+        guard let session = clients[id]?.session else { return }
+        clients[id]!.outbound.nextBatch(from: session.room, theme: session.theme, now: clock.now(), into: &batch)
+    }
+
+    /// Whether `id`'s next write is its close.
+    package func closeIsNext(_ id: UInt64) -> Bool { clients[id]?.outbound.closeIsNext ?? false }
+
     /// Whether `id` is owed another write (renders its room's frame if due).
     package func owesMore(_ id: UInt64) -> Bool {
         guard let client = clients[id] else { return false }
