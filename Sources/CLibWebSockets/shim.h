@@ -86,7 +86,8 @@ static inline struct lws_context *rs_create_context_keeping(struct lws_context_c
 /*
  * Creates a context with one vhost and two protocols: 0 ("http", `http_callback`) answers
  * every HTTP request and vets each WebSocket upgrade (LWS_CALLBACK_HTTP_CONFIRM_UPGRADE);
- * 1 (`ws_protocol`, `ws_callback`) is the WebSocket protocol. There is no file mount: the
+ * 1 (`ws_protocol`, `ws_callback`) is the WebSocket protocol, whose writes may be up to
+ * `tx_packet_size` bytes each. There is no file mount: the
  * static files are served by `http_callback`, which adds security headers to every response
  * and checks each path against the real public directory.
  * `*memory` receives what lws keeps pointers into; free it with rs_context_memory_free once
@@ -96,7 +97,7 @@ static inline struct lws_context *rs_create_context_keeping(struct lws_context_c
 static inline struct lws_context *rs_create_context(const char *host, int port, const char *ws_protocol,
                                                     lws_callback_function *http_callback,
                                                     lws_callback_function *ws_callback,
-                                                    size_t rx_buffer_size, void *user,
+                                                    size_t rx_buffer_size, size_t tx_packet_size, void *user,
                                                     rs_context_memory **memory) {
     rs_context_memory *m = rs_context_memory_new(ws_protocol, host && host[0] ? host : NULL);
     if (!m) return NULL;
@@ -107,6 +108,9 @@ static inline struct lws_context *rs_create_context(const char *host, int port, 
     protocols[1].callback = ws_callback;
     protocols[1].per_session_data_size = sizeof(uint64_t);
     protocols[1].rx_buffer_size = rx_buffer_size;
+    /* Without it lws hands send() at most rx_buffer_size (+ LWS_PRE + 4) bytes and keeps the rest
+     * for later writable callbacks: one write of several messages would take several. */
+    protocols[1].tx_packet_size = tx_packet_size;
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
@@ -157,6 +161,18 @@ static inline int rs_http_respond(struct lws *wsi, unsigned int status, const ch
     free(buffer);
     return written < (int)length ? -1 : 0;
 }
+
+/*
+ * Writes bytes that are WebSocket frames already (several messages, each with its header) as they
+ * are: on a ws connection lws adds no header to LWS_WRITE_RAW (and no extension is offered that
+ * would have to transform the payload). Like lws_write, it keeps what the socket does not take.
+ */
+static inline int rs_write_frames(struct lws *wsi, unsigned char *frames, size_t len) {
+    return lws_write(wsi, frames, len, LWS_WRITE_RAW);
+}
+
+/* Closes the connection at lws's next service: for a failed write outside a callback. */
+static inline void rs_kill_soon(struct lws *wsi) { lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC); }
 
 /* A request header's value (all its fragments), or "" if absent or longer than `size` - 1. */
 static inline int rs_header(struct lws *wsi, enum lws_token_indexes token, char *dest, int size) {

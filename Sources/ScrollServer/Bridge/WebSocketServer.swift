@@ -32,9 +32,20 @@ public final class WebSocketServer: @unchecked Sendable {
         let wsi: OpaquePointer
         /// Reassembly of a fragmented message.
         var rx: [UInt8] = []
+        /// In `senders`: sent a message in this pass of the loop, written to at its end.
+        var sender = false
+        /// The peer sent its close (lws answers it): nothing more is written.
+        var peerClosed = false
+        /// Our close was handed to lws.
+        var closeSent = false
     }
     private var connections: [UInt64: Connection] = [:]
     private var nextClientID: UInt64 = 1
+    /// Clients whose messages were read in this pass of the loop, in order.
+    private var senders: [UInt64] = []
+    /// What one write gathers (reused).
+    private var batch: [OutboundMessage] = []
+    private let framed = FramedWrite(headroom: SharedPayload.lwsHeadroom)
 
     public init(
         config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil
@@ -51,6 +62,11 @@ public final class WebSocketServer: @unchecked Sendable {
     /// `receive` joins.
     static let receiveBufferSize = 4096
 
+    /// The most lws hands `send` at once (it keeps the rest for the next writable moment): a whole
+    /// write, however many messages it gathers (`OutboundQueue.maxBatchBytes` and the message
+    /// after them, each at most 64 KiB and its header).
+    static let sendLimit = 2 * OutboundQueue.maxBatchBytes + 4096
+
     /// The operations listener's port once started (`--metrics-port`); nil: none.
     public private(set) var metricsPort: Int?
 
@@ -61,7 +77,7 @@ public final class WebSocketServer: @unchecked Sendable {
         board.restoreRooms()
         let ctx = rs_create_context(
             config.host, Int32(config.port), ProtocolVersion.subprotocol, httpCallback, wsCallback,
-            Self.receiveBufferSize, Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
+            Self.receiveBufferSize, Self.sendLimit, Unmanaged.passUnretained(self).toOpaque(), &contextMemory)
         guard let ctx else {
             throw ServerStartError(
                 description: "could not listen on \(config.host):\(config.port) (port in use or not permitted?)")
@@ -92,6 +108,7 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
+            flushSenders()
             http.accepts.checkFailedAccept()
         }
         shutDown(context)
@@ -115,6 +132,7 @@ public final class WebSocketServer: @unchecked Sendable {
         if let wakeTimer { rs_timer_schedule(context, wakeTimer, wakeCallback, Int64(config.shutdownGrace * 1e6)) }
         while !connections.isEmpty && MonotonicClock.now() < deadline {
             if lws_service(context, 0) < 0 { break }
+            flushSenders()
         }
         logger.info("shut down", metadata: ["clients": "\(open)", "unanswered": "\(connections.count)"])
     }
@@ -142,10 +160,16 @@ public final class WebSocketServer: @unchecked Sendable {
             board.connected(id, address: lws_get_peer_simple(wsi, &peer, peer.count).map { String(cString: $0) } ?? "")
         case LWS_CALLBACK_RECEIVE:
             guard let id = clientID(user) else { return -1 }
+            if !connections[id]!.sender {
+                connections[id]!.sender = true
+                senders.append(id)
+            }
             receive(id, input, len)
         case LWS_CALLBACK_SERVER_WRITEABLE:
             guard let id = clientID(user) else { return -1 }
-            return write(id)
+            return flush(id, inCallback: true)
+        case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+            if let id = clientID(user) { connections[id]!.peerClosed = true }
         case LWS_CALLBACK_CLOSED:
             guard let id = clientID(user) else { return 0 }
             connections[id] = nil
@@ -186,34 +210,73 @@ public final class WebSocketServer: @unchecked Sendable {
         }
     }
 
-    /// One message per writable callback (the choice is the client's `OutboundQueue`'s); asks
-    /// for another while anything is owed.
-    private func write(_ id: UInt64) -> Int32 {
-        guard let wsi = connections[id]?.wsi else { return -1 }
-        switch board.next(id) {
-        case .write(let payload, let kind):
-            // The payload's own buffer, header in its headroom: shared buffers are never copied.
-            precondition(payload.headroom >= SharedPayload.lwsHeadroom, "lws would write before the buffer")
-            let n = lws_write(wsi, payload.bytes, payload.count, kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY)
-            if n < Int32(payload.count) {
-                logger.debug("write failed", metadata: ["client": "c\(id)"])
-                return -1
+    // MARK: writing
+
+    /// Once lws has dispatched what its `poll` found: each client whose messages were read is
+    /// written what they made (its frame, `applied`, pong, errors) at once, before the loop waits
+    /// again; the others that made anything owed are at lws's writable callbacks, which the next
+    /// `poll` returns at once for. Not all at once here: a room's fan-out, written in one go, would
+    /// keep the loop from reading the next input until it is done.
+    private func flushSenders() {
+        for id in senders where connections[id] != nil {
+            connections[id]!.sender = false
+            _ = flush(id, inCallback: false)
+        }
+        senders.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes everything `id` is owed in one write. Outside lws's writable callback
+    /// (`inCallback` false) only while lws keeps nothing unsent for it: the rest of an earlier
+    /// write goes first, at the writable callback lws has asked for. A close needs that callback
+    /// (returning -1 is what closes); the result is the callback's.
+    private func flush(_ id: UInt64, inCallback: Bool) -> Int32 {
+        guard let connection = connections[id], !connection.closeSent else { return inCallback ? -1 : 0 }
+        let wsi = connection.wsi
+        guard !connection.peerClosed, inCallback || lws_partial_buffered(wsi) == 0 else { return 0 }
+        batch.removeAll(keepingCapacity: true)
+        board.nextBatch(id, into: &batch)
+        if batch.isEmpty {
+            guard board.closeIsNext(id) else { return 0 }
+            guard inCallback, case .close(let code, let reason) = board.next(id) else {
+                lws_callback_on_writable(wsi)
+                return 0
             }
-        case .close(let code, let reason):
-            var reason = Array(reason.utf8)
-            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &reason, reason.count)
+            connections[id]!.closeSent = true
+            var text = Array(reason.utf8)
+            lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &text, text.count)
             return -1
-        case .nothing:
-            break
+        }
+        guard write(batch, to: wsi) else {
+            logger.debug("write failed", metadata: ["client": "c\(id)"])
+            // Nothing more for it: lws closes it on return from its callback, else at its next service.
+            connections[id]!.closeSent = true
+            if !inCallback { rs_kill_soon(wsi) }
+            return -1
         }
         if board.owesMore(id) { lws_callback_on_writable(wsi) }
         return 0
     }
+
+    /// One `lws_write`: a lone message from its own buffer (lws frames it in the headroom: shared
+    /// buffers are never copied), several framed back to back in `framed` and written as they are.
+    /// lws keeps whatever the socket does not take and sends it when it can.
+    private func write(_ messages: [OutboundMessage], to wsi: OpaquePointer) -> Bool {
+        if messages.count == 1 {
+            let payload = messages[0].payload
+            precondition(payload.headroom >= SharedPayload.lwsHeadroom, "lws would write before the buffer")
+            let kind = messages[0].kind == .text ? LWS_WRITE_TEXT : LWS_WRITE_BINARY
+            return lws_write(wsi, payload.bytes, payload.count, kind) >= Int32(payload.count)
+        }
+        framed.frame(messages)
+        return rs_write_frames(wsi, framed.bytes, framed.count) >= Int32(framed.count)
+    }
 }
 
 extension WebSocketServer: Wire {
+    /// A sender of this pass is written at its end; anyone else at its writable callback.
     package func requestWrite(_ client: UInt64) {
-        if let wsi = connections[client]?.wsi { lws_callback_on_writable(wsi) }
+        guard let connection = connections[client], !connection.sender else { return }
+        lws_callback_on_writable(connection.wsi)
     }
 
     package func requestTick(after seconds: Double) { schedule(tickTimer, tickCallback, after: seconds) }
