@@ -18,20 +18,28 @@ final class FakeClock: Sendable {
     var clock: ServerClock { ServerClock(now: { self.now }, wall: { self.times.withLock { $0.wall } }) }
 }
 
-/// The transport as the switchboard sees it: what it asked for, nothing sent anywhere.
+/// The transport as the switchboard sees it: what it asked for, nothing sent anywhere. Its one
+/// tick timer, like the bridge's, fires once at the time last asked for.
 final class FakeWire: Wire {
+    private let clock: FakeClock
     private(set) var writesRequested: [UInt64] = []
     private(set) var ticksRequested: [Double] = []
     private(set) var sweepsRequested: [Double] = []
+    /// When the tick timer fires (fake time), nil: not set.
+    var tickDue: Double?
+    init(clock: FakeClock) { self.clock = clock }
     func requestWrite(_ client: UInt64) { writesRequested.append(client) }
-    func requestTick(after seconds: Double) { ticksRequested.append(seconds) }
+    func requestTick(after seconds: Double) {
+        ticksRequested.append(seconds)
+        tickDue = clock.now + seconds
+    }
     func requestSweep(after seconds: Double) { sweepsRequested.append(seconds) }
 }
 
 /// A switchboard on a fake clock and wire, with clients that read (or do not) when the test says.
 final class BoardHarness {
     let clock = FakeClock()
-    let wire = FakeWire()
+    let wire: FakeWire
     let log = CapturedLog()
     let board: Switchboard
 
@@ -43,6 +51,7 @@ final class BoardHarness {
         config.slowReader = slowReader
         config.maxRooms = maxRooms
         config.recordDirectory = record
+        wire = FakeWire(clock: clock)
         board = try Switchboard(
             config: config, logger: log.logger, store: store, clock: clock.clock, scheduler: scheduler,
             headroom: testHeadroom)
@@ -64,18 +73,8 @@ final class BoardHarness {
         while board.owesMore(id), sent.count < 10_000 {
             let action = board.next(id)
             switch action {
-            case .write(let payload, .binary):
-                let bytes = Array(UnsafeBufferPointer(start: payload.bytes, count: payload.count))
-                let frame = try? DecodedFrame(bytes)
-                sent.append(frame.map { ($0.isDelta ? "delta#" : "frame#") + "\($0.seq)" } ?? "bad frame")
-            case .write(let payload, .text):
-                let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
-                let type = json?["type"] as? String ?? "?"
-                if type == "error", let code = json?["code"] as? String {
-                    sent.append((json?["fatal"] as? Bool == true ? "fatal " : "error ") + code)
-                } else {
-                    sent.append(type)
-                }
+            case .write(let payload, let kind):
+                sent.append(Self.label(payload, kind))
             case .close(let code, _):
                 sent.append("close \(code)")
                 return sent
@@ -84,6 +83,24 @@ final class BoardHarness {
             }
         }
         return sent
+    }
+
+    /// The one write client `id` is given at its next chance to write, as `read` labels messages.
+    func write(_ id: UInt64) -> [String] {
+        var batch: [OutboundMessage] = []
+        board.nextBatch(id, into: &batch)
+        return batch.map { Self.label($0.payload, $0.kind) }
+    }
+
+    private static func label(_ payload: SharedPayload, _ kind: MessageKind) -> String {
+        guard kind == .text else {
+            let frame = try? DecodedFrame(Array(UnsafeBufferPointer(start: payload.bytes, count: payload.count)))
+            return frame.map { ($0.isDelta ? "delta#" : "frame#") + "\($0.seq)" } ?? "bad frame"
+        }
+        let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
+        let type = json?["type"] as? String ?? "?"
+        guard type == "error", let code = json?["code"] as? String else { return type }
+        return (json?["fatal"] as? Bool == true ? "fatal " : "error ") + code
     }
 
     /// What client `id`'s events messages said while it read everything owed: haptic clicks
@@ -164,14 +181,23 @@ final class BoardHarness {
         pointer(id, .up, x: 60, t: t)
     }
 
-    /// The frame clock at 60 Hz while anything moves (as the bridge runs it), at most `limit` ticks;
+    /// The tick timer fires if it is due by `time`: the clock moves to it and the board ticks.
+    /// Returns whether it fired.
+    @discardableResult
+    func fireTick(by time: Double = .infinity) -> Bool {
+        guard let due = wire.tickDue, due <= time else { return false }
+        wire.tickDue = nil
+        clock.advance(by: max(0, due - clock.now))
+        board.tick()
+        return true
+    }
+
+    /// The frame clock (60 Hz) while anything moves, as the bridge runs it, at most `limit` ticks;
     /// after each tick the clients in `readers` read. Returns the ticks run.
     @discardableResult
     func runTicks(readers: [UInt64], limit: Int = 600, onRead: (UInt64, [String]) -> Void = { _, _ in }) -> Int {
         var ticks = 0
-        while ticks < limit, let last = wire.ticksRequested.last, wire.ticksRequested.count > ticks {
-            clock.advance(by: last)
-            board.tick()
+        while ticks < limit, fireTick() {
             ticks += 1
             for id in readers { onRead(id, read(id)) }
         }

@@ -74,7 +74,7 @@ struct SwitchboardPolicyTests {
     }
 
     @Test(
-        "a value that comes to rest is sent at once, not at the next 0.25 s check: a 0.2 s key step's semantics at its 13th tick (0.2 s at 60 Hz)"
+        "a value that comes to rest is sent at once, not at the next 0.25 s check: a 0.2 s key step's semantics at its 12th tick (the first at or after 0.2 s)"
     )
     func semanticsAtRest() throws {
         let h = try BoardHarness()
@@ -82,11 +82,17 @@ struct SwitchboardPolicyTests {
         _ = h.read(1)
         h.send(1, ClientMessage.key(key: "ArrowRight", widget: nil, t: 1).encoded())
         var reads: [[String]] = [h.read(1)]
-        h.runTicks(readers: [1]) { _, sent in reads.append(sent) }
+        var times = [h.clock.now]
+        h.runTicks(readers: [1]) { _, sent in
+            reads.append(sent)
+            times.append(h.clock.now)
+        }
         let at = reads.firstIndex { $0.contains("semantics") }
-        // The key's ease lasts 0.2 s (WIDGETS.md); twelve ticks of 1/60 s add up to a hair less in
-        // floating point, so it ends at the 13th: before the 0.25 s check (15th) would come.
-        #expect(at == 13, "\(reads)")
+        // The key's ease lasts 0.2 s (WIDGETS.md). The key's own frame went at once, so the first
+        // tick comes 1.25 periods after it (1/48 s), then one every 1/60 s: the 12th is at
+        // 1/48 + 11/60 = 0.2042 s, the first at or after 0.2 s, before the 0.25 s check would come.
+        #expect(at == 12, "\(reads)")
+        #expect(at.map { abs(times[$0] - (1.0 / 48 + 11.0 / 60)) < 1e-9 } == true, "\(times)")
     }
 
     @Test("a settled room is handed to the store once per settling, within 50 ms, in one batch")

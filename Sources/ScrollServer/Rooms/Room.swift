@@ -48,6 +48,9 @@ package final class Room: RoomFeed {
 
     /// True while the frame clock must tick for this room.
     package var needsTick: Bool { dotsMoved || scene.isAnimating }
+    /// When the frame clock next ticks this room (server time; set by the switchboard while the
+    /// room moves, nil otherwise).
+    package var nextTick: Double?
 
     /// `client` joins the room: it gets a colour (returned), everyone a new presence message.
     @discardableResult

@@ -27,7 +27,8 @@ package final class Switchboard {
     package private(set) var clients: [UInt64: Client] = [:]
     /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
     private var unjoined = 0
-    private var tickScheduled = false
+    /// When the wire's tick timer is set to fire (nil: not set).
+    var tickTimerAt: Double?
     private var sweepScheduled = false
     /// Set once the server stops: every connection is being closed, new ones too.
     private(set) var stopping = false
@@ -164,13 +165,16 @@ package final class Switchboard {
         carryOut(session.leave(now: now), for: session, now: now)
     }
 
-    /// The frame clock: every room that moves advances to now.
+    /// The frame clock: every moving room whose tick is due advances to now.
     package func tick() {
-        tickScheduled = false
+        tickTimerAt = nil
         let now = clock.now()
-        for room in directory.rooms where room.needsTick {
-            publish(room.advance(now: now), in: room, now: now)
+        for room in directory.rooms {
+            guard let due = room.nextTick, due <= now + Self.timerSlack else { continue }
+            room.nextTick = nil
+            if room.needsTick { publish(room.advance(now: now), in: room, now: now, byTick: true) }
         }
+        armTickTimer(now: now)
     }
 
     /// Once a second while anyone has not said hello or holds a pointer, or a trace file is open:
@@ -242,9 +246,10 @@ package final class Switchboard {
             case .publish(let events):
                 guard let name = session.room?.name, let room = directory.room(name) else { continue }
                 directory.touch(name, now: now)
-                publish(events, in: room, now: now)
+                publish(events, in: room, now: now, byTick: false)
             case .tick:
-                ensureTicking()
+                guard let name = session.room?.name, let room = directory.room(name) else { continue }
+                startTicking(room, now: now)
             case .restartFrames:
                 clients[id]?.outbound.restartFrames()
                 wire?.requestWrite(id)
@@ -252,15 +257,16 @@ package final class Switchboard {
         }
     }
 
-    /// Fans events out to the room's clients and asks each for a write (frame, semantics).
-    private func publish(_ events: [SceneEvent], in room: Room, now: Double) {
+    /// Fans events out to the room's clients and asks each for a write (frame, semantics); the
+    /// room's frame goes with them, so its next tick is set from now.
+    private func publish(_ events: [SceneEvent], in room: Room, now: Double, byTick: Bool) {
         // Encoded once here, not per client: render once, send many.
         let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
         for id in directory.members(of: room.name) where clients[id] != nil {
             if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
-        if room.needsTick { ensureTicking() }
+        frameWent(in: room, now: now, byTick: byTick)
         if events.contains(where: \.settles) { carryOut(directory.settled(room.name, wall: clock.wall())) }
     }
 
@@ -283,12 +289,6 @@ package final class Switchboard {
                     "stored room refused; it starts fresh", metadata: ["room": "\(room)", "reason": "\(reason)"])
             }
         }
-    }
-
-    private func ensureTicking() {
-        guard !tickScheduled, let wire else { return }
-        tickScheduled = true
-        wire.requestTick(after: 1 / config.tickRate)
     }
 
     private func refuse(_ id: UInt64, _ error: ProtocolError) {
