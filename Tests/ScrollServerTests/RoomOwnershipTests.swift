@@ -144,4 +144,20 @@ import Testing
         #expect(q.unwanted("hall", now: 0.2) == [.unfollow("hall")])
         #expect(q.tick(now: 5) == [])
     }
+
+    @Test func aRoomAskedForWhileItIsBeingLetGoIsClaimedAgainOnceItIs() {
+        var o = owner()
+        #expect(o.save("lobby", state: "last", now: 0.2) == [.write("lobby", state: "last", revision: 3)])
+        #expect(o.unwanted("lobby", now: 0.3) == [])
+        #expect(o.want("lobby", now: 0.4) == [])
+        #expect(
+            o.writeAnswered("lobby", .written(revision: 4), now: 0.5) == [
+                .release("lobby", revision: 7), .claim("lobby"),
+            ])
+        #expect(o.role(of: "lobby") == .claiming)
+        #expect(
+            o.claimAnswered("lobby", .won(lease: 9, state: 5, snapshot: "last"), now: 0.6) == [
+                .own("lobby", state: "last")
+            ])
+    }
 }

@@ -41,11 +41,14 @@ package struct RoomOwnership {
         var pendingState: String?
         /// Stopping: the lease goes once the last write came back.
         var releasing = false
+        /// A client asked for it while it was being released: claimed again once it is.
+        var wantedAgain = false
     }
 
     package let node: String
     package let timing: Timing
     private var rooms: [String: Entry] = [:]
+    private var stopping = false
 
     package init(node: String, timing: Timing = Timing()) {
         self.node = node
@@ -61,7 +64,10 @@ package struct RoomOwnership {
 
     /// A client of this node asked for `room`: claimed if nobody here knows it yet.
     package mutating func want(_ room: String, now: Double) -> [OwnershipEffect] {
-        guard rooms[room] == nil else { return [] }
+        if let entry = rooms[room] {
+            if entry.releasing && !stopping { rooms[room]!.wantedAgain = true }
+            return []
+        }
         rooms[room] = Entry(role: .claiming, requestSentAt: now)
         return [.claim(room)]
     }
@@ -81,7 +87,7 @@ package struct RoomOwnership {
             return []
         case .owned:
             rooms[room]!.releasing = true
-            return releaseIfIdle(room)
+            return releaseIfIdle(room, now: now)
         }
     }
 
@@ -101,12 +107,13 @@ package struct RoomOwnership {
     /// The server stops: every owned room's lease goes once its last write came back (so another
     /// node takes it at once instead of after the TTL); relayed rooms are forgotten.
     package mutating func releaseAll(now: Double) -> [OwnershipEffect] {
+        stopping = true
         var effects: [OwnershipEffect] = []
         for room in rooms.keys.sorted() {
             switch rooms[room]!.role {
             case .owned:
                 rooms[room]!.releasing = true
-                effects += releaseIfIdle(room)
+                effects += releaseIfIdle(room, now: now)
             case .relayed:
                 rooms[room] = nil
                 effects.append(.unfollow(room))
@@ -161,7 +168,7 @@ package struct RoomOwnership {
             rooms[room] = Entry(
                 role: .owned, leaseRevision: lease, stateRevision: state, validUntil: sentAt + timing.leaseTTL,
                 dueAt: sentAt + timing.renewInterval, releasing: entry.releasing)
-            if entry.releasing { return releaseIfIdle(room) }
+            if entry.releasing { return releaseIfIdle(room, now: now) }
             if case .relayed = entry.role { return [.unfollow(room), .own(room, state: snapshot)] }
             return [.own(room, state: snapshot)]
         case .held(let owner):
@@ -194,7 +201,7 @@ package struct RoomOwnership {
             rooms[room]!.dueAt = sentAt + timing.renewInterval
             // A write that failed earlier goes again now that the store answers.
             if entry.inFlight == nil, let state = entry.pendingState { return save(room, state: state, now: now) }
-            return releaseIfIdle(room)
+            return releaseIfIdle(room, now: now)
         case .refused:
             rooms[room] = nil
             return [.lose(room)]
@@ -220,19 +227,22 @@ package struct RoomOwnership {
             // at a stop it is given up, since the store is out of reach.
             entry.pendingState = entry.releasing ? nil : entry.pendingState ?? sent
             rooms[room] = entry
-            return releaseIfIdle(room)
+            return releaseIfIdle(room, now: now)
         }
         rooms[room] = entry
         if let next = entry.pendingState { return save(room, state: next, now: now) }
-        return releaseIfIdle(room)
+        return releaseIfIdle(room, now: now)
     }
 
     /// An owned room that is being released lets go once no write of it is on its way.
-    private mutating func releaseIfIdle(_ room: String) -> [OwnershipEffect] {
+    private mutating func releaseIfIdle(_ room: String, now: Double) -> [OwnershipEffect] {
         guard let entry = rooms[room], entry.releasing, entry.inFlight == nil, entry.pendingState == nil
         else { return [] }
         rooms[room] = nil
-        return [.release(room, revision: entry.leaseRevision)]
+        guard entry.wantedAgain && !stopping else { return [.release(room, revision: entry.leaseRevision)] }
+        // Let go and asked for at once: claimed afresh, since another node may take it between.
+        rooms[room] = Entry(role: .claiming, requestSentAt: now)
+        return [.release(room, revision: entry.leaseRevision), .claim(room)]
     }
 }
 

@@ -32,8 +32,14 @@ package final class ClientSession {
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
     }
 
+    /// The hello of a room not here yet (`JoinAnswer.waiting`).
+    private var waitingHello: ClientMessage.Hello?
+    package var isWaiting: Bool { waitingHello != nil }
+
     /// No `hello` yet, and it was due by `now`.
-    package func helloOverdue(now: Double) -> Bool { room == nil && now - connectedAt >= Self.helloTimeout }
+    package func helloOverdue(now: Double) -> Bool {
+        room == nil && waitingHello == nil && now - connectedAt >= Self.helloTimeout
+    }
 
     /// Whether a pointer is down (the switchboard checks such sessions for quiet holders).
     package var holdsPointers: Bool { !pointersDown.isEmpty }
@@ -83,7 +89,10 @@ package final class ClientSession {
         case .ping(let t):
             return [.pong(t: t)]
         default:
-            guard let room else { return [.refuse(ProtocolError(.notReady, "send hello before input"))] }
+            guard let room else {
+                let waiting = "the room is not ready yet; send input after the welcome"
+                return [.refuse(ProtocolError(.notReady, waitingHello == nil ? "send hello before input" : waiting))]
+            }
             return input(message, in: room, now: now)
         }
     }
@@ -129,7 +138,7 @@ package final class ClientSession {
     }
 
     private func join(_ hello: ClientMessage.Hello, now: Double, rooms: some RoomJoining) -> [SessionEffect] {
-        guard room == nil else {
+        guard room == nil && waitingHello == nil else {
             return [.refuse(ProtocolError(.badMessage, "hello was already received on this connection"))]
         }
         guard hello.version == ProtocolVersion.current else {
@@ -138,18 +147,39 @@ package final class ClientSession {
             return [.close(ProtocolError(.protocolMismatch, message))]
         }
         switch rooms.join(hello.room, scene: hello.scene, client: id, now: now) {
-        case .failure(let refusal):
+        case .refused(let refusal):
             return [.close(refusal)]
-        case .success(let joined):
-            room = joined
-            theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
-            let color = joined.join(name)
-            // Everyone else sees the newcomer in the next presence message (publish).
-            return [
-                .welcome(joined.welcome(client: name, color: color, theme: theme.name)),
-                .joined(room: joined.name), .publish([]),
-            ]
+        case .waiting:
+            waitingHello = hello
+            return []
+        case .joined(let joined):
+            return enter(joined, hello: hello)
         }
+    }
+
+    /// The room this session waits for is here now.
+    package func roomReady(_ ready: any SessionRoom) -> [SessionEffect] {
+        guard let hello = waitingHello, room == nil else { return [] }
+        waitingHello = nil
+        return enter(ready, hello: hello)
+    }
+
+    /// The room this session waits for cannot be had: the connection closes with why.
+    package func roomUnavailable(_ error: ProtocolError) -> [SessionEffect] {
+        guard waitingHello != nil else { return [] }
+        waitingHello = nil
+        return [.close(error)]
+    }
+
+    private func enter(_ joined: any SessionRoom, hello: ClientMessage.Hello) -> [SessionEffect] {
+        room = joined
+        theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
+        let color = joined.join(name)
+        // Everyone else sees the newcomer in the next presence message (publish).
+        return [
+            .welcome(joined.welcome(client: name, color: color, theme: theme.name)),
+            .joined(room: joined.name), .publish([]),
+        ]
     }
 
     /// Keeps at most `maxPointersDown` pointers down; a down beyond that is refused (returned).

@@ -15,7 +15,7 @@ package final class Switchboard {
 
     let config: ServerConfig
     let logger: Logger
-    private let clock: ServerClock
+    let clock: ServerClock
     package let directory: RoomDirectory
     let traces: TraceDirectory?
     let writer: StateWriter?
@@ -23,6 +23,8 @@ package final class Switchboard {
     /// What was sent and received, counted as it happens (`/metrics`).
     package let counters: ServerCounters
     let metrics: MetricsExport
+    /// Set on a cluster node (`--cluster`): rooms are served here once this node owns them.
+    package let cluster: ClusterMembership?
 
     package private(set) var clients: [UInt64: Client] = [:]
     /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
@@ -35,8 +37,9 @@ package final class Switchboard {
     package init(
         config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: (any RoomStore)? = nil,
         clock: ServerClock = .system, scheduler: (any Scheduler)? = nil, headroom: Int = SharedPayload.lwsHeadroom,
-        metrics: MetricsExport = MetricsExport()
+        metrics: MetricsExport = MetricsExport(), cluster: ClusterMembership? = nil
     ) throws {
+        self.cluster = cluster
         self.config = config
         self.logger = logger
         self.clock = clock
@@ -47,9 +50,10 @@ package final class Switchboard {
             scheduler.map { StateWriter(store: store, logger: logger, scheduler: $0) }
                 ?? StateWriter(store: store, logger: logger)
         }
-        directory = RoomDirectory(
-            scenes: scenes, maxRooms: config.maxRooms, maxStored: store == nil ? nil : config.maxStoredRooms,
-            headroom: headroom)
+        // A cluster's rooms are stored in its shared bucket, each by its owner: none dormant here.
+        let maxStored = cluster != nil ? Int.max : store == nil ? nil : config.maxStoredRooms
+        directory = RoomDirectory(scenes: scenes, maxRooms: config.maxRooms, maxStored: maxStored, headroom: headroom)
+        directory.keepsDormant = cluster == nil
     }
 
     // MARK: start and stop
@@ -74,6 +78,7 @@ package final class Switchboard {
     /// Every client is told the server is going away (1001); returns how many there were.
     package func goAway() -> Int {
         stopping = true
+        releaseLeases()
         for id in clients.keys where clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
         return clients.count
     }
@@ -181,6 +186,7 @@ package final class Switchboard {
             }
             pending = pending || session.room == nil || session.holdsPointers
         }
+        sweepWaiting(now: now)
         traces?.closeQuiet(now: now)
         if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
@@ -200,7 +206,7 @@ package final class Switchboard {
         carryOut(effects, for: session, now: now)
     }
 
-    private func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
+    func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
         let id = session.id
         for effect in effects {
             switch effect {
@@ -254,15 +260,24 @@ package final class Switchboard {
         if events.contains(where: \.settles) { carryOut(directory.settled(room.name, wall: clock.wall())) }
     }
 
-    private func carryOut(_ effects: [DirectoryEffect]) {
+    func carryOut(_ effects: [DirectoryEffect]) {
         for effect in effects {
             switch effect {
             case let .created(room, scene, seed):
                 traces?.created(room: room, scene: scene, seed: seed)
             case .save(let stored):
-                writer?.save(stored)
+                if let cluster {
+                    let now = clock.now()
+                    carryOut(cluster.step { $0.save(stored.name, state: stored.clusterValue, now: now) }, now: now)
+                } else {
+                    writer?.save(stored)
+                }
             case .evicted(let room):
                 traces?.evicted(room)
+                if let cluster {
+                    let now = clock.now()
+                    carryOut(cluster.step { $0.unwanted(room, now: now) }, now: now)
+                }
                 logger.info("evicted idle room", metadata: ["room": "\(room)"])
             case .forget(let room):
                 writer?.remove(room)
@@ -286,7 +301,7 @@ package final class Switchboard {
         if clients[id]?.outbound.enqueueError(error) == true { wire?.requestWrite(id) }
     }
 
-    private func close(_ id: UInt64, _ error: ProtocolError) {
+    func close(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
         if clients[id]?.outbound.enqueueFatal(error) == true { wire?.requestWrite(id) }
     }
@@ -300,13 +315,13 @@ package final class Switchboard {
     private struct Joining: RoomJoining {
         let board: Switchboard
 
-        func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
-        {
+        func join(_ room: String, scene: String?, client: UInt64, now: Double) -> JoinAnswer {
+            if let answer = board.clusterJoin(room, scene: scene, client: client, now: now) { return answer }
             let (result, effects) = board.directory.join(
                 room, scene: scene, client: client, from: board.clients[client]?.address ?? "", now: now,
                 wall: board.clock.wall())
             board.carryOut(effects)
-            return result.map { $0 }
+            return JoinAnswer(result)
         }
     }
 }
