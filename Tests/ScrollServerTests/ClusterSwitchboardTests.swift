@@ -3,30 +3,79 @@ import Testing
 
 @testable import ScrollServer
 
-/// The store as a cluster node's switchboard sees it: what was asked, answered by the test.
+/// The store and the subjects as a cluster node's switchboard sees them: what was asked is kept
+/// for the test to answer; what is published goes, encoded, through the `FakeBus` it is on.
 final class FakeClusterLink: ClusterLink {
     private(set) var sent: [OwnershipEffect] = []
     var answered: (@Sendable (ClusterAnswer) -> Void)?
+    /// The switchboard, handed what the bus delivers.
+    weak var board: Switchboard?
+    let bus: FakeBus
+    private(set) var following: Set<String> = []
+    private(set) var serving: Set<String> = []
+
+    init(bus: FakeBus = FakeBus()) { self.bus = bus }
+
     func send(_ request: OwnershipEffect) { sent.append(request) }
-    /// What was sent since the last call.
+    func follow(_ room: String) { following.insert(room) }
+    func unfollow(_ room: String) { following.remove(room) }
+    func serve(_ room: String) { serving.insert(room) }
+    func unserve(_ room: String) { serving.remove(room) }
+    func forward(_ room: String, _ message: RelayInbound) { bus.queue.append((room, .inbound(message.encoded))) }
+    func broadcast(_ room: String, _ message: RelayOutbound) { bus.queue.append((room, .outbound(message.encoded))) }
+
+    /// What was sent to the store since the last call.
     func take() -> [OwnershipEffect] {
         defer { sent = [] }
         return sent
     }
 }
 
+/// Core NATS between fake links: published messages wait until `deliver()` hands each to the
+/// links that subscribe to its subject, in order, decoded from its bytes.
+final class FakeBus {
+    enum Subject {
+        case inbound([UInt8])
+        case outbound([UInt8])
+    }
+    var queue: [(room: String, message: Subject)] = []
+    var links: [FakeClusterLink] = []
+
+    /// Delivers everything published (and whatever that publishes in turn); returns how many.
+    @discardableResult
+    func deliver() -> Int {
+        var count = 0
+        while !queue.isEmpty {
+            let (room, message) = queue.removeFirst()
+            count += 1
+            for link in links {
+                switch message {
+                case .inbound(let bytes) where link.serving.contains(room):
+                    link.board?.clusterAnswered(.inbound(room, try! RelayInbound(decoding: bytes)))
+                case .outbound(let bytes) where link.following.contains(room):
+                    link.board?.clusterAnswered(.outbound(room, try! RelayOutbound(decoding: bytes)))
+                default: break
+                }
+            }
+        }
+        return count
+    }
+}
+
 /// A cluster node's switchboard on a fake clock (docs/CLUSTER.md): hellos wait for the claim,
 /// the room's state moves between nodes through the store's state, a lost lease closes 1012.
 @Suite struct ClusterSwitchboardTests {
-    private func node(_ name: String) throws -> (BoardHarness, FakeClusterLink) {
-        let link = FakeClusterLink()
+    private func node(_ name: String, bus: FakeBus = FakeBus()) throws -> (BoardHarness, FakeClusterLink) {
+        let link = FakeClusterLink(bus: bus)
         let h = try BoardHarness(cluster: ClusterMembership(node: name, link: link))
+        link.board = h.board
+        bus.links.append(link)
         return (h, link)
     }
 
     /// A node that owns "r" (fresh) with client 1 in it.
-    private func owner() throws -> (BoardHarness, FakeClusterLink) {
-        let (h, link) = try node("a")
+    private func owner(bus: FakeBus = FakeBus()) throws -> (BoardHarness, FakeClusterLink) {
+        let (h, link) = try node("a", bus: bus)
         h.join(1)
         #expect(h.read(1) == [])
         #expect(link.take() == [.claim("r")])
@@ -106,11 +155,12 @@ final class FakeClusterLink: ClusterLink {
         #expect(h.read(1).suffix(2) == ["fatal room_moved", "close 1012"])
     }
 
-    @Test func aRoomHeldElsewhereIsClaimedEverySecondAndItsClientIsToldAfterTenSeconds() throws {
+    @Test func aRoomHeldByASilentOwnerIsClaimedEverySecondAndItsClientIsToldAfterTenSeconds() throws {
         let (h, link) = try node("b")
         h.join(3)
         #expect(link.take() == [.claim("r")])
         h.board.clusterAnswered(.claim("r", .held(by: "a")))
+        #expect(link.following == ["r"])
         for _ in 1...9 {
             h.clock.advance(by: 1)
             h.board.leaseTick()

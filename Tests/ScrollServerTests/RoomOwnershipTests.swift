@@ -40,7 +40,7 @@ import Testing
         #expect(o.tick(now: 12.02) == [.claim("lobby")])
         #expect(
             o.claimAnswered("lobby", .won(lease: 12, state: 40, snapshot: "settled"), now: 12.03)
-                == [.unfollow("lobby"), .own("lobby", state: "settled")])
+                == [.own("lobby", state: "settled"), .unfollow("lobby")])
         #expect(o.save("lobby", state: "next", now: 12.5) == [.write("lobby", state: "next", revision: 40)])
     }
 

@@ -4,6 +4,15 @@
 package protocol ClusterLink: AnyObject {
     /// `claim`, `renew`, `write` or `release` (other effects are the switchboard's own).
     func send(_ request: OwnershipEffect)
+    /// Relay side: receive the room's `out` subject (answers `.outbound`), or stop.
+    func follow(_ room: String)
+    func unfollow(_ room: String)
+    /// Owner side: receive the room's `in` subject (answers `.inbound`), or stop.
+    func serve(_ room: String)
+    func unserve(_ room: String)
+    /// Publish to the owner of `room`, or to its relays.
+    func forward(_ room: String, _ message: RelayInbound)
+    func broadcast(_ room: String, _ message: RelayOutbound)
     /// Where answers go (set by the bridge before the first request); called on any thread.
     var answered: (@Sendable (ClusterAnswer) -> Void)? { get set }
 }
@@ -24,6 +33,10 @@ package enum ClusterAnswer: Equatable, Sendable {
     case claim(String, ClaimAnswer)
     case renew(String, WriteAnswer)
     case write(String, WriteAnswer)
+    /// A relay's message for a room owned here.
+    case inbound(String, RelayInbound)
+    /// The owner's message for a room relayed here.
+    case outbound(String, RelayOutbound)
 }
 
 /// A cluster node's settings (`--cluster`, `--node`).

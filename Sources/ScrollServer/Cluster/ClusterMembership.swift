@@ -7,6 +7,31 @@ package final class ClusterMembership {
     var waiting: [String: [(client: UInt64, scene: String?)]] = [:]
     /// When the lease clock is set to call next (nil: not set).
     var leaseTickAt: Double?
+    /// Rooms relayed here from their owners.
+    var relayed: [String: RelayedRoom] = [:]
+    /// Owner side: the switchboard's ids for relays' clients, and when each relay was last heard
+    /// from in each room.
+    var remoteIDs: [RemoteClient: UInt64] = [:]
+    var nextRemoteID: UInt64 = 1 << 62
+    var heard: [String: [String: Double]] = [:]
+    /// Owner side: what each room's relays have been sent (versions, frame numbers by theme).
+    var sentToRelays: [String: RelaysSent] = [:]
+
+    /// A relay's client, as the owner knows it.
+    struct RemoteClient: Hashable {
+        let node: String
+        let client: UInt64
+        let room: String
+    }
+
+    struct RelaysSent {
+        var semantics = 0
+        var presence = 0
+        var frames: [String: UInt32] = [:]
+    }
+
+    /// A relay not heard from for this long died: its clients leave the room.
+    static let relaySilence = 5.0
 
     package init(node: String, link: any ClusterLink, timing: RoomOwnership.Timing = .init()) {
         ownership = RoomOwnership(node: node, timing: timing)

@@ -147,6 +147,13 @@ package struct RoomOwnership {
         return effects
     }
 
+    /// The owner of a relayed room let go of it: claimed at the next tick, not after the retry wait.
+    package mutating func claimSoon(_ room: String, now: Double) -> [OwnershipEffect] {
+        guard case .relayed = rooms[room]?.role else { return [] }
+        rooms[room]!.dueAt = now
+        return []
+    }
+
     /// When `tick` next has something to do (nil: nothing is owned or followed).
     package var nextDue: Double? {
         rooms.values.compactMap { entry -> Double? in
@@ -169,7 +176,8 @@ package struct RoomOwnership {
                 role: .owned, leaseRevision: lease, stateRevision: state, validUntil: sentAt + timing.leaseTTL,
                 dueAt: sentAt + timing.renewInterval, releasing: entry.releasing)
             if entry.releasing { return releaseIfIdle(room, now: now) }
-            if case .relayed = entry.role { return [.unfollow(room), .own(room, state: snapshot)] }
+            // Owned before unfollowed: the relayed clients join the room here, then the relay goes.
+            if case .relayed = entry.role { return [.own(room, state: snapshot), .unfollow(room)] }
             return [.own(room, state: snapshot)]
         case .held(let owner):
             if entry.releasing {

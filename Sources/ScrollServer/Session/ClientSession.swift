@@ -5,7 +5,8 @@ import ScrollCore
 /// its `OutboundQueue`, kept beside it by the switchboard.
 package final class ClientSession {
     package let id: UInt64
-    package var name: String { "c\(id)" }
+    /// `c<id>`; a client relayed from another node is `<node>.c<id>` on the room's owner.
+    package let name: String
     package private(set) var room: (any SessionRoom)?
     package private(set) var theme = Theme.light
     private(set) var limiter: RateLimiter
@@ -25,8 +26,11 @@ package final class ClientSession {
     /// widget for everyone else for as long as its connection lives.
     package static let holdTimeout = 30.0
 
-    package init(id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil) {
+    package init(
+        id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil, name: String? = nil
+    ) {
         self.id = id
+        self.name = name ?? "c\(id)"
         self.counters = counters
         connectedAt = now
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
@@ -35,10 +39,19 @@ package final class ClientSession {
     /// The hello of a room not here yet (`JoinAnswer.waiting`).
     private var waitingHello: ClientMessage.Hello?
     package var isWaiting: Bool { waitingHello != nil }
+    /// A room owned by another node that this one relays (docs/CLUSTER.md): messages go there as
+    /// they came, and the hello again whenever the room gets a new owner.
+    package private(set) var relayedRoom: String?
+    private var relayedHello: ClientMessage.Hello?
+    /// The scene the relayed client's hello named (a room made here when this node takes it over).
+    package var relayedScene: String? { relayedHello?.scene }
+    /// When its hello went to the relayed room's owner; nil once the owner welcomed it.
+    package private(set) var relayedHelloAt: Double?
+    package func welcomedByRelay() { relayedHelloAt = nil }
 
     /// No `hello` yet, and it was due by `now`.
     package func helloOverdue(now: Double) -> Bool {
-        room == nil && waitingHello == nil && now - connectedAt >= Self.helloTimeout
+        room == nil && waitingHello == nil && relayedRoom == nil && now - connectedAt >= Self.helloTimeout
     }
 
     /// Whether a pointer is down (the switchboard checks such sessions for quiet holders).
@@ -88,7 +101,12 @@ package final class ClientSession {
             return join(hello, now: now, rooms: rooms)
         case .ping(let t):
             return [.pong(t: t)]
+        case .preferences(let themeName, let reducedMotion) where relayedRoom != nil:
+            // Its owner draws the frames of the new theme; this node sends them.
+            let restart: [SessionEffect] = prefer(themeName, reducedMotion) ? [.restartFrames] : []
+            return restart + [.forward(text)]
         default:
+            if relayedRoom != nil { return [.forward(text)] }
             guard let room else {
                 let waiting = "the room is not ready yet; send input after the welcome"
                 return [.refuse(ProtocolError(.notReady, waitingHello == nil ? "send hello before input" : waiting))]
@@ -99,6 +117,8 @@ package final class ClientSession {
 
     /// The connection ended: a pointer it held is let go as if lifted.
     package func leave(now: Double) -> [SessionEffect] {
+        // A relayed room's owner is told by the switchboard, which knows the relay's clients.
+        if relayedRoom != nil { return [] }
         guard let room else { return [] }
         return [
             .recordLeave(roomTime: room.sceneTime(now)), .left(room: room.name),
@@ -114,12 +134,7 @@ package final class ClientSession {
             // For the others' eyes only: no widget gets it, no trace keeps it.
             return room.needsTick ? [.tick] : []
         case let .preferences(themeName, reducedMotion):
-            let named = themeName.flatMap(Theme.named) ?? theme
-            let wanted = named.reducingMotion(reducedMotion ?? theme.reducedMotion)
-            // Unchanged: nothing to redraw (a repeated message must not buy full frames).
-            guard wanted.renderKey != theme.renderKey else { return [] }
-            theme = wanted
-            return [.restartFrames]
+            return prefer(themeName, reducedMotion) ? [.restartFrames] : []
         default:
             break
         }
@@ -138,7 +153,7 @@ package final class ClientSession {
     }
 
     private func join(_ hello: ClientMessage.Hello, now: Double, rooms: some RoomJoining) -> [SessionEffect] {
-        guard room == nil && waitingHello == nil else {
+        guard room == nil && waitingHello == nil && relayedRoom == nil else {
             return [.refuse(ProtocolError(.badMessage, "hello was already received on this connection"))]
         }
         guard hello.version == ProtocolVersion.current else {
@@ -155,6 +170,44 @@ package final class ClientSession {
         case .joined(let joined):
             return enter(joined, hello: hello)
         }
+    }
+
+    /// The client's theme follows its preferences; false when unchanged (a repeated message must
+    /// not buy full frames).
+    private func prefer(_ themeName: String?, _ reducedMotion: Bool?) -> Bool {
+        let named = themeName.flatMap(Theme.named) ?? theme
+        let wanted = named.reducingMotion(reducedMotion ?? theme.reducedMotion)
+        guard wanted.renderKey != theme.renderKey else { return false }
+        theme = wanted
+        return true
+    }
+
+    /// The room this session waits for is owned by another node: relayed from there. Its hello
+    /// goes to the owner, whose welcome comes back.
+    package func relay(_ roomName: String, now: Double) -> [SessionEffect] {
+        guard let hello = waitingHello ?? relayedHello, room == nil else { return [] }
+        waitingHello = nil
+        relayedHelloAt = now
+        relayedRoom = roomName
+        relayedHello = hello
+        theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
+        var again = hello
+        // The owner draws for the theme this client has now.
+        again.theme = theme.name
+        again.reducedMotion = theme.reducedMotion
+        return [.forward(ClientMessage.hello(again).encoded())]
+    }
+
+    /// The relayed room is owned here now: the client joins it as if it had just said hello.
+    package func adopt(_ owned: any SessionRoom) -> [SessionEffect] {
+        guard let hello = relayedHello, room == nil else { return [] }
+        relayedRoom = nil
+        relayedHello = nil
+        relayedHelloAt = nil
+        var now = hello
+        now.theme = theme.name
+        now.reducedMotion = theme.reducedMotion
+        return enter(owned, hello: now)
     }
 
     /// The room this session waits for is here now.

@@ -20,12 +20,14 @@ extension Switchboard {
     package func clusterAnswered(_ answer: ClusterAnswer) {
         guard let cluster else { return }
         let now = clock.now()
-        let effects =
-            switch answer {
-            case let .claim(room, claim): cluster.step { $0.claimAnswered(room, claim, now: now) }
-            case let .renew(room, renewal): cluster.step { $0.renewAnswered(room, renewal, now: now) }
-            case let .write(room, write): cluster.step { $0.writeAnswered(room, write, now: now) }
-            }
+        let effects: [OwnershipEffect]
+        switch answer {
+        case let .claim(room, claim): effects = cluster.step { $0.claimAnswered(room, claim, now: now) }
+        case let .renew(room, renewal): effects = cluster.step { $0.renewAnswered(room, renewal, now: now) }
+        case let .write(room, write): effects = cluster.step { $0.writeAnswered(room, write, now: now) }
+        case let .inbound(room, message): return fromRelay(room, message)
+        case let .outbound(room, message): return relayed(room, message)
+        }
         carryOut(effects, now: now)
     }
 
@@ -53,25 +55,40 @@ extension Switchboard {
         guard let cluster else { return }
         for effect in effects {
             switch effect {
-            case .claim, .renew, .write, .release:
+            case .claim, .renew, .write:
                 cluster.link.send(effect)
+            case .release(let room, _):
+                cluster.link.send(effect)
+                // Its relays claim it at once instead of at their next retry.
+                cluster.link.broadcast(room, .closed)
+                cluster.link.unserve(room)
+                cluster.sentToRelays[room] = nil
             case let .own(room, state):
                 if let state, let saved = StoredRoom(name: room, clusterValue: state) {
                     carryOut(directory.adopt(saved, now: now, wall: clock.wall()))
                 }
                 logger.info("owns room", metadata: ["room": "\(room)", "restored": "\(state?.isEmpty == false)"])
+                cluster.link.serve(room)
                 admitWaiting(room, now: now)
+                adoptRelayed(room, feed: cluster.relayed[room], now: now)
+                // Everyone who asked for it went meanwhile: let it go again.
+                if directory.members(of: room).isEmpty {
+                    directory.drop(room)
+                    carryOut(cluster.step { $0.unwanted(room, now: now) }, now: now)
+                }
             case let .follow(room, owner):
-                logger.info(
-                    "room is owned by another node; waiting for it", metadata: ["room": "\(room)", "owner": "\(owner)"])
-            case .unfollow:
-                break
+                logger.info("relays room", metadata: ["room": "\(room)", "owner": "\(owner)"])
+                follow(room)
+            case .unfollow(let room):
+                unfollow(room)
             case .lose(let room):
                 let members = directory.members(of: room)
                 logger.warning("lost room", metadata: ["room": "\(room)", "clients": "\(members.count)"])
                 let moved = ProtocolError(.roomMoved, "room \"\(room)\" moved to another server; reconnect")
                 for id in members { close(id, moved) }
                 directory.drop(room)
+                cluster.link.unserve(room)
+                cluster.sentToRelays[room] = nil
             case .unavailable(let room):
                 let unavailable = ProtocolError(
                     .roomUnavailable, "the room store cannot be reached to open room \"\(room)\"; try again")
@@ -96,11 +113,6 @@ extension Switchboard {
             case .success(let joined): carryOut(session.roomReady(joined), for: session, now: now)
             case .failure(let refusal): carryOut(session.roomUnavailable(refusal), for: session, now: now)
             }
-        }
-        // Everyone who asked for it went meanwhile: let it go again.
-        if directory.members(of: room).isEmpty {
-            directory.drop(room)
-            carryOut(cluster.step { $0.unwanted(room, now: now) }, now: now)
         }
     }
 

@@ -11,6 +11,16 @@ package final class Switchboard {
         package var outbound: OutboundQueue
         /// The peer's address (new rooms are rate-limited per address).
         package let address: String
+        /// A cluster relay's client in a room owned here: what it is sent goes to the relay.
+        var remote: ClusterMembership.RemoteClient?
+        /// A client of a room owned by another node: it reads the room as relayed here.
+        var relayed: RelayedRoom?
+
+        init(session: ClientSession, outbound: OutboundQueue, address: String) {
+            self.session = session
+            self.outbound = outbound
+            self.address = address
+        }
     }
 
     let config: ServerConfig
@@ -26,9 +36,9 @@ package final class Switchboard {
     /// Set on a cluster node (`--cluster`): rooms are served here once this node owns them.
     package let cluster: ClusterMembership?
 
-    package private(set) var clients: [UInt64: Client] = [:]
+    package internal(set) var clients: [UInt64: Client] = [:]
     /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
-    private var unjoined = 0
+    var unjoined = 0
     private var tickScheduled = false
     private var sweepScheduled = false
     /// Set once the server stops: every connection is being closed, new ones too.
@@ -132,21 +142,25 @@ package final class Switchboard {
 
     /// `id` may write one message: which.
     package func next(_ id: UInt64) -> OutboundAction {
-        guard let session = clients[id]?.session else { return .nothing }
-        return clients[id]!.outbound.next(from: session.room, theme: session.theme, now: clock.now())
+        guard let client = clients[id] else { return .nothing }
+        let feed: (any RoomFeed)? = client.relayed ?? client.session.room
+        return clients[id]!.outbound.next(from: feed, theme: client.session.theme, now: clock.now())
     }
 
     /// Whether `id` is owed another write (renders its room's frame if due).
     package func owesMore(_ id: UInt64) -> Bool {
         guard let client = clients[id] else { return false }
-        return client.outbound.owesMore(renderingFrom: client.session.room, theme: client.session.theme)
+        let feed: (any RoomFeed)? = client.relayed ?? client.session.room
+        return client.outbound.owesMore(renderingFrom: feed, theme: client.session.theme)
     }
 
     package func closed(_ id: UInt64) {
+        forgetRemote(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         counters.sentByDeparted = counters.sentByDeparted + client.outbound.sent
         let session = client.session
-        if session.room == nil { unjoined -= 1 }
+        if session.room == nil && session.relayedRoom == nil { unjoined -= 1 }
+        if let feed = client.relayed { leaveRelayed(id, feed) }
         if session.droppedMessages + client.outbound.droppedControl > 0 {
             logger.info(
                 "dropped input",
@@ -187,6 +201,8 @@ package final class Switchboard {
             pending = pending || session.room == nil || session.holdsPointers
         }
         sweepWaiting(now: now)
+        sweepRelays(now: now)
+        if let cluster, !cluster.remoteIDs.isEmpty || !cluster.relayed.isEmpty { pending = true }
         traces?.closeQuiet(now: now)
         if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
@@ -209,6 +225,7 @@ package final class Switchboard {
     func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
         let id = session.id
         for effect in effects {
+            if toRelay(id, effect) { continue }
             switch effect {
             case .welcome(let text):
                 if clients[id]?.outbound.enqueueControl(text, always: true) == true { wire?.requestWrite(id) }
@@ -244,6 +261,9 @@ package final class Switchboard {
             case .restartFrames:
                 clients[id]?.outbound.restartFrames()
                 wire?.requestWrite(id)
+            case .forward(let text):
+                guard let cluster, let room = session.relayedRoom else { continue }
+                cluster.link.forward(room, .message(node: cluster.ownership.node, client: id, text: text))
             }
         }
     }
@@ -252,10 +272,11 @@ package final class Switchboard {
     private func publish(_ events: [SceneEvent], in room: Room, now: Double) {
         // Encoded once here, not per client: render once, send many.
         let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
-        for id in directory.members(of: room.name) where clients[id] != nil {
+        for id in directory.members(of: room.name) where clients[id] != nil && clients[id]!.remote == nil {
             if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
+        sendToRelays(room, events: batch)
         if room.needsTick { ensureTicking() }
         if events.contains(where: \.settles) { carryOut(directory.settled(room.name, wall: clock.wall())) }
     }
@@ -296,13 +317,15 @@ package final class Switchboard {
         wire.requestTick(after: 1 / config.tickRate)
     }
 
-    private func refuse(_ id: UInt64, _ error: ProtocolError) {
+    func refuse(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
+        if toRelay(id, .refuse(error)) { return }
         if clients[id]?.outbound.enqueueError(error) == true { wire?.requestWrite(id) }
     }
 
     func close(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
+        if toRelay(id, .close(error)) { return }
         if clients[id]?.outbound.enqueueFatal(error) == true { wire?.requestWrite(id) }
     }
 
