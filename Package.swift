@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "ScrollServer",
             dependencies: [
-                "ScrollCore", "CLibWebSockets", "CSQLite",
+                "ScrollCore", "CLibWebSockets", "CSQLite", "NATSClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "widget-server",
             dependencies: [
-                "ScrollServer", "ScrollCore",
+                "ScrollServer", "ScrollCore", "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

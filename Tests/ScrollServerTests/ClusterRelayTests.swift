@@ -69,8 +69,9 @@ import Testing
         }
         #expect(relayedFrame.0 == ownedFrame.0)
         #expect(relayedFrame.1 == ownedFrame.1)
-        // Presence on the owner names both: its own client and the relay's.
-        #expect(String(decoding: relayed.first { $0.0 == "presence" }!.1, as: UTF8.self).contains("b.c7"))
+        // Presence on the owner names both: its own client and the relay's (by its id there).
+        let presence = String(decoding: relayed.first { $0.0 == "presence" }!.1, as: UTF8.self)
+        #expect(presence.contains("\"c1\"") && presence.contains("\"c\(UInt64(1) << 62)\""))
         #expect(a.board.directory.members(of: "r").count == 2)
     }
 
@@ -106,7 +107,7 @@ import Testing
         a.clock.advance(by: 0.016)
         a.pointer(1, .move, x: 100, t: 1016)
         // a's finger came second: the relay's client holds the ruler, a's move does nothing.
-        #expect(a.board.directory.room("r")!.scene.holders.map(\.client) == ["b.c7"])
+        #expect(a.board.directory.room("r")!.scene.holders.map(\.client) == ["c\(UInt64(1) << 62)"])
     }
 
     @Test func aClientLeavingTheRelayLeavesTheOwnersRoom() {

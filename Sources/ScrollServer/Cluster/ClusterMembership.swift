@@ -12,6 +12,7 @@ package final class ClusterMembership {
     /// Owner side: the switchboard's ids for relays' clients, and when each relay was last heard
     /// from in each room.
     var remoteIDs: [RemoteClient: UInt64] = [:]
+    /// From 2^62 up: far above any socket's id, and `c` plus at most 20 digits as a name.
     var nextRemoteID: UInt64 = 1 << 62
     var heard: [String: [String: Double]] = [:]
     /// Owner side: what each room's relays have been sent (versions, frame numbers by theme).

@@ -5,8 +5,7 @@ import ScrollCore
 /// its `OutboundQueue`, kept beside it by the switchboard.
 package final class ClientSession {
     package let id: UInt64
-    /// `c<id>`; a client relayed from another node is `<node>.c<id>` on the room's owner.
-    package let name: String
+    package var name: String { "c\(id)" }
     package private(set) var room: (any SessionRoom)?
     package private(set) var theme = Theme.light
     private(set) var limiter: RateLimiter
@@ -26,11 +25,8 @@ package final class ClientSession {
     /// widget for everyone else for as long as its connection lives.
     package static let holdTimeout = 30.0
 
-    package init(
-        id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil, name: String? = nil
-    ) {
+    package init(id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil) {
         self.id = id
-        self.name = name ?? "c\(id)"
         self.counters = counters
         connectedAt = now
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
@@ -191,11 +187,16 @@ package final class ClientSession {
         relayedRoom = roomName
         relayedHello = hello
         theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
-        var again = hello
-        // The owner draws for the theme this client has now.
-        again.theme = theme.name
-        again.reducedMotion = theme.reducedMotion
-        return [.forward(ClientMessage.hello(again).encoded())]
+        return [.forwardHello(helloAgain()!)]
+    }
+
+    /// The hello a relayed client sends its room's owner, in the theme it has now (the owner draws
+    /// for it); nil once the owner welcomed it.
+    package func helloAgain() -> String? {
+        guard var hello = relayedHello, relayedHelloAt != nil else { return nil }
+        hello.theme = theme.name
+        hello.reducedMotion = theme.reducedMotion
+        return ClientMessage.hello(hello).encoded()
     }
 
     /// The relayed room is owned here now: the client joins it as if it had just said hello.

@@ -30,4 +30,6 @@ package enum SessionEffect: Equatable {
     /// A client of a room relayed from another node (docs/CLUSTER.md): this message goes to the
     /// room's owner as the client sent it.
     case forward(String)
+    /// Its hello goes to the relayed room's owner (again after an owner change).
+    case forwardHello(String)
 }

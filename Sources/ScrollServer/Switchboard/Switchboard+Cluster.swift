@@ -24,7 +24,11 @@ extension Switchboard {
         switch answer {
         case let .claim(room, claim): effects = cluster.step { $0.claimAnswered(room, claim, now: now) }
         case let .renew(room, renewal): effects = cluster.step { $0.renewAnswered(room, renewal, now: now) }
-        case let .write(room, write): effects = cluster.step { $0.writeAnswered(room, write, now: now) }
+        case let .write(room, write):
+            if case .written(let revision) = write {
+                logger.debug("state written", metadata: ["room": "\(room)", "revision": "\(revision)"])
+            }
+            effects = cluster.step { $0.writeAnswered(room, write, now: now) }
         case let .inbound(room, message): return fromRelay(room, message)
         case let .outbound(room, message): return relayed(room, message)
         }

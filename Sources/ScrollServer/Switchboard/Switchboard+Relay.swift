@@ -108,10 +108,11 @@ extension Switchboard {
         guard let cluster else { return }
         let now = clock.now()
         switch message {
-        case let .message(node, client, text):
+        case let .hello(node, client, text), let .message(node, client, text):
             cluster.heard[room, default: [:]][node] = now
             let key = ClusterMembership.RemoteClient(node: node, client: client, room: room)
-            let id = cluster.remoteIDs[key] ?? connectRemote(key)
+            if case .hello = message, let known = cluster.remoteIDs[key] { closed(known) }
+            guard let id = cluster.remoteIDs[key] ?? (isHello(message) ? connectRemote(key) : nil) else { return }
             guard cluster.ownership.role(of: room) == .owned, directory.room(room) != nil else {
                 // Not ours (any more): the relay's client reconnects and finds the owner.
                 close(id, ProtocolError(.roomMoved, "room \"\(room)\" moved to another server; reconnect"))
@@ -126,15 +127,20 @@ extension Switchboard {
         }
     }
 
+    private func isHello(_ message: RelayInbound) -> Bool {
+        if case .hello = message { return true }
+        return false
+    }
+
     /// A session for a relay's client: it counts like any other in presence and capture.
     private func connectRemote(_ key: ClusterMembership.RemoteClient) -> UInt64 {
         let cluster = cluster!
         let id = cluster.nextRemoteID
         cluster.nextRemoteID += 1
         cluster.remoteIDs[key] = id
+        // Named by its id here (`c` and 20 digits at most), which no client of this node has.
         let session = ClientSession(
-            id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now(), counters: counters,
-            name: "\(key.node).c\(key.client)")
+            id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now(), counters: counters)
         var client = Client(
             session: session,
             outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader, counters: counters),
@@ -207,15 +213,18 @@ extension Switchboard {
         }
         for (room, feed) in cluster.relayed.sorted(by: { $0.key < $1.key }) where !feed.members.isEmpty {
             cluster.link.forward(room, .alive(node: cluster.ownership.node))
-            // An owner that never answers a hello (it died with its lease still running) is
-            // waited for as a claim would be: `ClientSession.helloTimeout`, then the client is told.
+            // A hello not answered within a second goes again (core NATS may lose it, or the owner
+            // may not have listened yet); an owner that never answers (it died with its lease still
+            // running) is waited for as a claim would be: `ClientSession.helloTimeout`.
             for id in feed.members {
-                guard let session = clients[id]?.session, let since = session.relayedHelloAt,
-                    now - since >= ClientSession.helloTimeout
-                else { continue }
-                let silent = ProtocolError(
-                    .roomUnavailable, "the server that has room \"\(room)\" does not answer; try again")
-                close(id, silent)
+                guard let session = clients[id]?.session, let since = session.relayedHelloAt else { continue }
+                if now - since >= ClientSession.helloTimeout {
+                    let silent = ProtocolError(
+                        .roomUnavailable, "the server that has room \"\(room)\" does not answer; try again")
+                    close(id, silent)
+                } else if let hello = session.helloAgain() {
+                    cluster.link.forward(room, .hello(node: cluster.ownership.node, client: id, text: hello))
+                }
             }
         }
     }

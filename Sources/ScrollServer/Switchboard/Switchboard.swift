@@ -264,6 +264,9 @@ package final class Switchboard {
             case .forward(let text):
                 guard let cluster, let room = session.relayedRoom else { continue }
                 cluster.link.forward(room, .message(node: cluster.ownership.node, client: id, text: text))
+            case .forwardHello(let text):
+                guard let cluster, let room = session.relayedRoom else { continue }
+                cluster.link.forward(room, .hello(node: cluster.ownership.node, client: id, text: text))
             }
         }
     }
