@@ -172,4 +172,37 @@ import Testing
         _ = try b.waitFor("b's own welcome", timeout: 6) { $0["type"] as? String == "welcome" }
         try b.waitForSemantics("ruler", value: 91)
     }
+
+    @Test func aSessionRecordedInClusterModeReplaysOfflineToTheSameResult() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let nats = try NATSServerProcess()
+        let owner = try ServerProcess(arguments: ["--cluster", nats.url, "--node", "a", "--record", dir.path])
+        let relay = try Cluster.node("b", nats: nats)
+        let a = try WireClient(owner, room: "taped", scene: "ruler")
+        let b = try WireClient(relay, room: "taped", scene: "ruler")
+        // Input on both nodes: the owner records the relay's client's too.
+        try b.drag(from: 300, by: -120)
+        let first = try a.finalValue()
+        #expect(try b.finalValue() == first)
+        try a.drag(from: 200, by: 35, t0: 3000)
+        let second = try b.finalValue()
+        #expect(try a.finalValue() == second)
+        #expect(first != 72.5 && second != first)
+
+        let finals = { (events: [[String: Any]]) in
+            events.filter { $0["widget"] as? String == "ruler" && $0["final"] as? Bool == true }
+                .compactMap { $0["value"] as? Double }
+        }
+        let live = finals(a.messages.filter { $0["type"] as? String == "events" }.flatMap { $0["events"] as? [[String: Any]] ?? [] })
+        owner.stop()  // closes the trace file
+        let child = try ChildProcess(
+            executable: Products.path("widget-replay"), arguments: [dir.appendingPathComponent("taped.jsonl").path])
+        #expect(child.waitForExit(timeout: 30))
+        _ = child.output.waitForLine(timeout: 5) { _ in false }
+        let output = try #require(try JSONSerialization.jsonObject(with: Data(child.output.text.utf8)) as? [String: Any])
+        let replayed = finals(try #require(output["events"] as? [[String: Any]]))
+        #expect(replayed == live, "replayed \(replayed), live \(live)")
+        #expect(live.last == second)
+    }
 }
