@@ -11,12 +11,19 @@ RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libnats-dev pkg-config
 # systemd (systemd-analyze), nginx and openssl: the deploy/ files' tests (docs/DEPLOY.md).
 TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core systemd nginx openssl nats-server
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
+CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run cluster deps-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
 	.build/release/widget-server --host $(HOST) --port $(PORT)
+
+# Three nodes of a cluster (docs/CLUSTER.md) behind nginx on 127.0.0.1:8080, on a nats-server with
+# JetStream in a scratch directory (NATS_SERVERS=3: three clustered ones); Ctrl-C stops them all.
+cluster: deps-cluster
+	swift build -c release --product widget-server
+	WIDGET_SERVER_BIN=.build/release/widget-server ./scripts/cluster
 
 test: deps-test lint
 	swift build --build-tests
@@ -78,6 +85,9 @@ deps-run:
 
 deps-test:
 	@./scripts/apt-install $(TEST_PACKAGES)
+
+deps-cluster:
+	@./scripts/apt-install $(CLUSTER_PACKAGES)
 
 deps-bench:
 	@./scripts/apt-install $(BENCH_PACKAGES)

@@ -194,13 +194,15 @@ import Testing
             events.filter { $0["widget"] as? String == "ruler" && $0["final"] as? Bool == true }
                 .compactMap { $0["value"] as? Double }
         }
-        let live = finals(a.messages.filter { $0["type"] as? String == "events" }.flatMap { $0["events"] as? [[String: Any]] ?? [] })
+        let live = finals(
+            a.messages.filter { $0["type"] as? String == "events" }.flatMap { $0["events"] as? [[String: Any]] ?? [] })
         owner.stop()  // closes the trace file
         let child = try ChildProcess(
             executable: Products.path("widget-replay"), arguments: [dir.appendingPathComponent("taped.jsonl").path])
         #expect(child.waitForExit(timeout: 30))
         _ = child.output.waitForLine(timeout: 5) { _ in false }
-        let output = try #require(try JSONSerialization.jsonObject(with: Data(child.output.text.utf8)) as? [String: Any])
+        let output = try #require(
+            try JSONSerialization.jsonObject(with: Data(child.output.text.utf8)) as? [String: Any])
         let replayed = finals(try #require(output["events"] as? [[String: Any]]))
         #expect(replayed == live, "replayed \(replayed), live \(live)")
         #expect(live.last == second)

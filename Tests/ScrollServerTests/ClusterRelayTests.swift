@@ -163,4 +163,16 @@ import Testing
             b.board.directory.room("r")?.scene.snapshot().text == StoredRoom(name: "r", clusterValue: state)?.snapshot)
         #expect(linkB.serving == ["r"] && linkB.following.isEmpty, "\(b.log.text)")
     }
+
+    @Test func aRelayedClientThatChangesThemeGetsTheNewThemesFrameInAnIdleRoom() {
+        let first = drain(b, 7).filter { $0.0.hasPrefix("frame#") }
+        b.send(7, ClientMessage.preferences(theme: "dark", reducedMotion: nil).encoded())
+        bus.deliver()
+        let dark = drain(b, 7).filter { $0.0.hasPrefix("frame#") }
+        #expect(first.count == 1 && dark.count == 1)
+        // The owner's own client in dark reads the very same bytes.
+        a.send(1, ClientMessage.preferences(theme: "dark", reducedMotion: nil).encoded())
+        let owned = drain(a, 1).filter { $0.0.hasPrefix("frame#") }
+        #expect(dark.last?.1 == owned.last?.1 && dark.last?.1 != first.last?.1)
+    }
 }

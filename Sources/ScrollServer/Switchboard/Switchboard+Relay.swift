@@ -163,7 +163,11 @@ extension Switchboard {
         case .refuse(let error): message = .error(code: error.code.rawValue, message: error.message)
         case .close(let error): message = .fatal(code: error.code.rawValue, message: error.message)
         case .applied(let t): message = .applied(t: t)
-        case .pong, .restartFrames: return true  // the relay answers pings and follows themes itself
+        case .pong: return true  // the relay answers pings itself
+        case .restartFrames:
+            // The relay restarted its frames; the frame of the new theme goes now, not at the next change.
+            if let room = directory.room(key.room) { sendToRelays(room, events: nil) }
+            return true
         default: return false
         }
         cluster.link.broadcast(key.room, .toClient(node: key.node, client: key.client, message))
