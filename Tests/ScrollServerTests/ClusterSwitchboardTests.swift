@@ -8,6 +8,7 @@ import Testing
 final class FakeClusterLink: ClusterLink {
     private(set) var sent: [OwnershipEffect] = []
     var answered: (@Sendable (ClusterAnswer) -> Void)?
+    var counts = NATSClusterLink.Counts()
     /// The switchboard, handed what the bus delivers.
     weak var board: Switchboard?
     let bus: FakeBus
@@ -144,6 +145,10 @@ final class FakeBus {
         h.board.leaseTick()
         #expect(h.read(1).suffix(2) == ["fatal room_moved", "close 1012"])
         #expect(h.board.directory.room("r") == nil)
+        let metrics = h.board.metricsText()
+        #expect(metrics.contains("widget_cluster_rooms_lost_total 1"))
+        #expect(metrics.contains("widget_cluster_rooms{role=\"owned\"} 0"))
+        #expect(metrics.contains("widget_closes_sent_total{code=\"1012\"} 1"))
     }
 
     @Test func aRefusedWriteClosesTheRoomsClients() throws {

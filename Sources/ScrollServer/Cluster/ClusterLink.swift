@@ -13,6 +13,8 @@ package protocol ClusterLink: AnyObject {
     /// Publish to the owner of `room`, or to its relays.
     func forward(_ room: String, _ message: RelayInbound)
     func broadcast(_ room: String, _ message: RelayOutbound)
+    /// What went wrong so far (`/metrics`).
+    var counts: NATSClusterLink.Counts { get }
     /// Where answers go (set by the bridge before the first request); called on any thread.
     var answered: (@Sendable (ClusterAnswer) -> Void)? { get set }
 }

@@ -7,6 +7,9 @@ package final class ClusterMembership {
     var waiting: [String: [(client: UInt64, scene: String?)]] = [:]
     /// When the lease clock is set to call next (nil: not set).
     var leaseTickAt: Double?
+    /// Rooms this node owned and lost (a lease run out, a write refused), and state writes.
+    var roomsLost = 0
+    var stateWrites = 0, stateWriteFailures = 0
     /// Rooms relayed here from their owners.
     var relayed: [String: RelayedRoom] = [:]
     /// Owner side: the switchboard's ids for relays' clients, and when each relay was last heard

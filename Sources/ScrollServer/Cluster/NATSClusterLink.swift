@@ -18,7 +18,7 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
     private let queue = DispatchQueue(label: "cluster-store")
     /// Subscriptions by subject: service thread only.
     private var subscriptions: [String: NATSSubscription] = [:]
-    private let counts = Mutex(Counts())
+    private let tally = Mutex(Counts())
 
     /// What `/metrics` tells of the store and the subjects.
     package struct Counts: Equatable, Sendable {
@@ -29,7 +29,7 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
         /// Messages received that were not relay messages.
         package var unreadable = 0
     }
-    package var current: Counts { counts.withLock { $0 } }
+    package var counts: Counts { tally.withLock { $0 } }
 
     package static let leaseBucket = "widget-leases"
     package static let stateBucket = "widget-rooms"
@@ -115,7 +115,7 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
     }
 
     private func failed(_ what: String, _ room: String, _ error: NATSError) -> ClaimAnswer {
-        counts.withLock { $0.failedRequests += 1 }
+        tally.withLock { $0.failedRequests += 1 }
         logger.warning(
             "cluster store request failed", metadata: ["request": "\(what)", "room": "\(room)", "reason": "\(error)"])
         return .failed
@@ -144,7 +144,7 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
             subscriptions[subject] = try connection.subscribe(subject) { [weak self] message in
                 guard let self else { return }
                 do { answered?(try decode(message.payload)) } catch {
-                    counts.withLock { $0.unreadable += 1 }
+                    tally.withLock { $0.unreadable += 1 }
                 }
             }
         } catch {
@@ -158,7 +158,7 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
     }
 
     private func publish(_ subject: String, _ bytes: [UInt8]) {
-        do { try connection.publish(subject, bytes) } catch { counts.withLock { $0.droppedPublishes += 1 } }
+        do { try connection.publish(subject, bytes) } catch { tally.withLock { $0.droppedPublishes += 1 } }
     }
 
     /// Unsubscribes and closes the connection (after the service loop ended).

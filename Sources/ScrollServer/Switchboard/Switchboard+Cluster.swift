@@ -25,8 +25,12 @@ extension Switchboard {
         case let .claim(room, claim): effects = cluster.step { $0.claimAnswered(room, claim, now: now) }
         case let .renew(room, renewal): effects = cluster.step { $0.renewAnswered(room, renewal, now: now) }
         case let .write(room, write):
-            if case .written(let revision) = write {
+            switch write {
+            case .written(let revision):
+                cluster.stateWrites += 1
                 logger.debug("state written", metadata: ["room": "\(room)", "revision": "\(revision)"])
+            case .failed: cluster.stateWriteFailures += 1
+            case .refused: break
             }
             effects = cluster.step { $0.writeAnswered(room, write, now: now) }
         case let .inbound(room, message): return fromRelay(room, message)
@@ -88,6 +92,7 @@ extension Switchboard {
             case .lose(let room):
                 let members = directory.members(of: room)
                 logger.warning("lost room", metadata: ["room": "\(room)", "clients": "\(members.count)"])
+                cluster.roomsLost += 1
                 let moved = ProtocolError(.roomMoved, "room \"\(room)\" moved to another server; reconnect")
                 for id in members { close(id, moved) }
                 directory.drop(room)
