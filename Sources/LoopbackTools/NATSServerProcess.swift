@@ -49,6 +49,12 @@ public final class NATSServerProcess {
         try? FileManager.default.removeItem(atPath: storeDirectory)
     }
 
+    /// Whether a line of this run's output (already written or yet to come) satisfies `predicate`
+    /// within `timeout` seconds.
+    public func hasLine(timeout: Double, where predicate: (String) -> Bool) -> Bool {
+        child.output.waitForLine(timeout: timeout, where: predicate) != nil
+    }
+
     /// SIGTERM (nats-server shuts down cleanly), and wait for it to exit; SIGKILL after 5 s.
     public func stop() { child.stop() }
 

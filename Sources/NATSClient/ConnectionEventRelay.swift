@@ -11,8 +11,11 @@ private let asyncCallbackThread = Atomic<UInt>(0)
 /// Hands nats.c's connection callbacks (connected, disconnected, reconnected, closed, errors)
 /// to the Swift closure. nats.c holds one retain of it from `connect` until the closed callback,
 /// the last one, so no callback can outlive it.
-final class ConnectionEventRelay: Sendable {
-    private let handler: @Sendable (NATSConnection.Event) -> Void
+// @unchecked Sendable: `handler` is read and cleared only on nats.c's one callback thread; the
+// rest is atomic or Dispatch's.
+final class ConnectionEventRelay: @unchecked Sendable {
+    /// Let go after `.closed`: a handler that holds its connection would otherwise keep it alive.
+    private var handler: (@Sendable (NATSConnection.Event) -> Void)?
     private let closed = DispatchGroup()
 
     init(_ handler: @escaping @Sendable (NATSConnection.Event) -> Void) {
@@ -29,13 +32,14 @@ final class ConnectionEventRelay: Sendable {
 
     func deliver(_ event: NATSConnection.Event) {
         asyncCallbackThread.store(UInt(pthread_self()), ordering: .relaxed)
-        handler(event)
+        handler?(event)
     }
 
     /// The closed callback: the last, after which nats.c's retain is given back.
     static func deliverClosed(_ closure: UnsafeMutableRawPointer?) {
         let relay = from(closure)
         relay.deliver(.closed)
+        relay.handler = nil
         relay.closed.leave()
         Unmanaged<ConnectionEventRelay>.fromOpaque(closure!).release()
     }

@@ -99,6 +99,15 @@ public final class NATSConnection: @unchecked Sendable {
         }
     }
 
+    /// The URL of the server connected to now (in a cluster, any of them); nil while not connected.
+    public var connectedURL: String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard natsConnection_GetConnectedUrl(pointer, &buffer, buffer.count) == NATS_OK, buffer[0] != 0 else {
+            return nil
+        }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     /// Throws `.transient` unless connected, when nothing is to be kept for later (the default).
     /// A closed connection passes: nats.c answers "closed" (`.failed`).
     func requireConnected(_ operation: @autoclosure () -> String) throws(NATSError) {

@@ -6,8 +6,12 @@ import Synchronization
 /// Hands one subscription's messages to its Swift handler on the subscription's own nats.c
 /// thread. nats.c holds one retain of it from `subscribe` until the subscription's completion
 /// callback, which nats.c calls once the handler has returned for the last time.
-final class SubscriptionRelay: Sendable {
-    private let handler: @Sendable (NATSMessage) -> Void
+// @unchecked Sendable: `handler` is read and cleared only on the delivering thread (nats.c calls
+// the completion callback on it, after the last message); the rest is atomic or Dispatch's.
+final class SubscriptionRelay: @unchecked Sendable {
+    /// Let go at completion: a handler that holds its own subscription (or connection) would
+    /// otherwise keep both alive for good.
+    private var handler: (@Sendable (NATSMessage) -> Void)?
     private let completed = DispatchGroup()
     /// The thread delivering this subscription's messages (0 before the first): an unsubscribe
     /// or close from inside the handler must not wait for the handler to return.
@@ -27,12 +31,13 @@ final class SubscriptionRelay: Sendable {
         guard let message else { return }
         let relay = Unmanaged<SubscriptionRelay>.fromOpaque(closure!).takeUnretainedValue()
         relay.deliveryThread.store(UInt(pthread_self()), ordering: .relaxed)
-        relay.handler(NATSMessage(message))
+        relay.handler?(NATSMessage(message))
     }
 
     /// The completion callback: the last call, after which nats.c's retain is given back.
     static let onComplete: natsOnCompleteCB = { closure in
         let relay = Unmanaged<SubscriptionRelay>.fromOpaque(closure!)
+        relay.takeUnretainedValue().handler = nil
         relay.takeUnretainedValue().completed.leave()
         relay.release()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 import NATSClient
 import Testing
 
@@ -86,5 +87,27 @@ import Testing
         #expect(nats.events.wait(for: .closed, timeout: 5))
         #expect(calls.all == [[1]])
         #expect(eventually(timeout: 5) { closer.isComplete })
+    }
+
+    /// A handler that holds its own subscription, or an event handler its connection, lets go of
+    /// it once ended: neither is kept alive by the other after `unsubscribe()` or `close()`.
+    @Test func handlersLetGoOnceEnded() throws {
+        let server = try NATSServerProcess()
+        defer { server.stop() }
+        weak var weakConnection: NATSConnection?
+        weak var weakSubscription: NATSSubscription?
+        do {
+            let connectionHolder = Recorder<NATSConnection>(), subscriptionHolder = Recorder<NATSSubscription>()
+            let connection = try NATSConnection(urls: [server.url], name: "held") { _ in _ = connectionHolder.all }
+            connectionHolder.append(connection)
+            let subscription = try connection.subscribe("s") { _ in _ = subscriptionHolder.all }
+            subscriptionHolder.append(subscription)
+            weakConnection = connection
+            weakSubscription = subscription
+            subscription.unsubscribe()
+            connection.close()
+        }
+        #expect(weakSubscription == nil)
+        #expect(weakConnection == nil)
     }
 }

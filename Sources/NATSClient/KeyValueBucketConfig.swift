@@ -1,5 +1,3 @@
-import CNATS
-
 extension KeyValueBucket {
     /// A bucket's settings. Opening a bucket that exists with other settings fails.
     public struct Config: Equatable, Sendable {
@@ -24,18 +22,6 @@ extension KeyValueBucket {
             self.history = history
             self.replicas = replicas
             self.storage = storage
-        }
-    }
-
-    /// A key's value now and the revision it was written at (the stream sequence: increasing,
-    /// the token `update` and `delete(_:lastRevision:)` check).
-    public struct Entry: Equatable, Sendable {
-        public let value: [UInt8]
-        public let revision: UInt64
-
-        public init(value: [UInt8], revision: UInt64) {
-            self.value = value
-            self.revision = revision
         }
     }
 }
