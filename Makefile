@@ -13,7 +13,7 @@ TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core systemd nginx openss
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run cluster deps-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run cluster deps-cluster bench-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -61,6 +61,14 @@ bench-load: deps-run
 	swift build -c release --product widget-server
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
+
+# The cluster's table of docs/BENCHMARKS.md ("Cluster"): a nats-server and three release nodes on
+# loopback; one room's audience on one node against three, input → frame on a relay against the
+# owner, failover time over 20 kills -9 (~3 minutes).
+bench-cluster: deps-cluster
+	swift build -c release --product widget-server
+	swift build -c release --product widget-load
+	.build/release/widget-load cluster
 
 # Soak (docs/RELIABILITY.md, "Soak"; ~14 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min
 # multi-client replay, 3 rounds of hostile clients; fails on fd or memory growth, or a refusal the rules call for not coming.

@@ -75,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "widget-load",
             dependencies: [
-                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools",
+                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools", "WebSocketClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
