@@ -8,8 +8,9 @@ export PATH := $(PATH):/opt/swift/usr/bin
 HOST ?= 127.0.0.1
 PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
+# firefox-esr: the browser suite's core in a second engine (BrowserFirefoxTests, README "Tests").
 # systemd (systemd-analyze), nginx and openssl: the deploy/ files' tests (docs/DEPLOY.md).
-TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core systemd nginx openssl
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core firefox-esr systemd nginx openssl
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 
 .PHONY: run test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
