@@ -8,8 +8,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 HOST ?= 127.0.0.1
 PORT ?= 8080
 RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libnats-dev pkg-config
+# firefox-esr: the browser suite's core in a second engine (BrowserFirefoxTests, README "Tests").
 # systemd (systemd-analyze), nginx and openssl: the deploy/ files' tests (docs/DEPLOY.md).
-TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core systemd nginx openssl nats-server
+# nats-server: the cluster's tests (docs/CLUSTER.md).
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core firefox-esr systemd nginx openssl nats-server
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
