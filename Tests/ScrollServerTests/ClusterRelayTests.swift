@@ -157,6 +157,8 @@ import Testing
         let after = drain(b, 7).map(\.0)
         #expect(after.first == "welcome")
         #expect(after.contains { $0.hasPrefix("frame#1") })
+        // What screen readers and the presence bar show comes again from the new owner.
+        #expect(after.contains("semantics") && after.contains("presence"))
         #expect(!after.contains { $0.hasPrefix("close") })
         #expect(b.board.directory.members(of: "r") == [7])
         #expect(
@@ -174,5 +176,26 @@ import Testing
         a.send(1, ClientMessage.preferences(theme: "dark", reducedMotion: nil).encoded())
         let owned = drain(a, 1).filter { $0.0.hasPrefix("frame#") }
         #expect(dark.last?.1 == owned.last?.1 && dark.last?.1 != first.last?.1)
+    }
+
+    @Test func aRelayedRoomWithANewOwnerSaysHelloToItAndStartsItsFramesAfresh() throws {
+        _ = drain(b, 7)
+        // a vanished; c claimed the room: b's claim finds c's lease.
+        a.board.closed(1)
+        bus.links.removeAll { $0 === linkA }
+        for _ in 0..<2 {
+            b.clock.advance(by: 1)
+            b.board.leaseTick()
+        }
+        #expect(linkB.take() == [.claim("r")])
+        let queued = bus.queue.count
+        b.board.clusterAnswered(.claim("r", .held(by: "c")))
+        // The hello went again, to whoever owns r now.
+        let hellos = bus.queue.dropFirst(queued).filter {
+            if case .inbound(let bytes) = $0.message, case .hello = try? RelayInbound(decoding: bytes) { return true }
+            return false
+        }
+        #expect(hellos.count == 1)
+        #expect(b.board.clients[7]?.outbound.frameSeq == 0)
     }
 }

@@ -11,21 +11,18 @@ extension Switchboard {
     /// The room is owned by another node: this node's clients waiting for it are relayed.
     func follow(_ room: String) {
         guard let cluster else { return }
-        let feed: RelayedRoom
-        if let existing = cluster.relayed[room] {
-            feed = existing
-        } else {
-            feed = RelayedRoom(name: room, headroom: directory.headroom)
-            cluster.relayed[room] = feed
-            cluster.link.follow(room)
-        }
+        // A room relayed already has a new owner: its frames and versions count afresh.
+        let previous = cluster.relayed[room]
+        let feed = RelayedRoom(name: room, headroom: directory.headroom)
+        cluster.relayed[room] = feed
+        if previous == nil { cluster.link.follow(room) }
         let now = clock.now()
         // Waiting clients say hello to the owner; relayed ones again (the room has a new owner).
-        var relaying = feed.members
+        var relaying = previous?.members ?? []
+        for id in relaying { clients[id]?.outbound.readsAnotherRoom() }
         for (id, _) in cluster.waiting.removeValue(forKey: room) ?? [] where clients[id] != nil && !isClosing(id) {
             relaying.append(id)
         }
-        feed.members = []
         for id in relaying {
             guard let session = clients[id]?.session else { continue }
             clients[id]!.relayed = feed
@@ -57,7 +54,7 @@ extension Switchboard {
         for id in feed?.members ?? [] {
             guard let session = clients[id]?.session, !isClosing(id) else { continue }
             clients[id]!.relayed = nil
-            clients[id]!.outbound.restartFrames()
+            clients[id]!.outbound.readsAnotherRoom()
             // Counted as joined while relayed; joining here counts it again (`.joined`).
             unjoined += 1
             let (result, effects) = directory.join(

@@ -275,7 +275,9 @@ package final class Switchboard {
     private func publish(_ events: [SceneEvent], in room: Room, now: Double) {
         // Encoded once here, not per client: render once, send many.
         let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
-        for id in directory.members(of: room.name) where clients[id] != nil && clients[id]!.remote == nil {
+        // A relay's client (a cluster's owner only) gets the room's traffic through its relay.
+        for id in directory.members(of: room.name)
+        where clients[id] != nil && (cluster == nil || clients[id]!.remote == nil) {
             if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
