@@ -23,6 +23,7 @@ extension Switchboard {
         for (id, _) in cluster.waiting.removeValue(forKey: room) ?? [] where clients[id] != nil && !isClosing(id) {
             relaying.append(id)
         }
+        ensureSweeping()
         for id in relaying {
             guard let session = clients[id]?.session else { continue }
             clients[id]!.relayed = feed
@@ -147,6 +148,8 @@ extension Switchboard {
         unjoined += 1
         // A newcomer on a relay gets semantics, presence and the frame at once: all go again.
         cluster.sentToRelays[key.room] = nil
+        // The sweep lets a silent relay's clients go.
+        ensureSweeping()
         return id
     }
 
@@ -212,6 +215,7 @@ extension Switchboard {
             let last = cluster.heard[key.room]?[key.node] ?? -.infinity
             if now - last >= ClusterMembership.relaySilence { closed(id) }
         }
+        cluster.heard = cluster.heard.filter { directory.room($0.key) != nil }
         for (room, feed) in cluster.relayed.sorted(by: { $0.key < $1.key }) where !feed.members.isEmpty {
             cluster.link.forward(room, .alive(node: cluster.ownership.node))
             // A hello not answered within a second goes again (core NATS may lose it, or the owner

@@ -207,7 +207,7 @@ package final class Switchboard {
         if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
 
-    private func ensureSweeping() {
+    func ensureSweeping() {
         guard !sweepScheduled, let wire else { return }
         sweepScheduled = true
         wire.requestSweep(after: Self.sweepInterval)
