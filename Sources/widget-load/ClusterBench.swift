@@ -28,6 +28,9 @@ extension WidgetLoad {
         @Option(help: "Owners killed for the failover time.")
         var kills = 20
 
+        @Flag(help: "Also print each run's JSON report to stderr.")
+        var verbose = false
+
         func validate() throws {
             guard viewers.allSatisfy({ (1...6000).contains($0) }) else { throw ValidationError("--viewers: 1…6000") }
             guard (1...100).contains(kills) else { throw ValidationError("--kills must be 1…100") }
@@ -52,6 +55,7 @@ extension WidgetLoad {
                         options: options, targets: nodes.prefix(spread).map(target), serverPID: nodes[0].pid,
                         otherPIDs: nodes.dropFirst().prefix(spread - 1).map(\.pid)
                     ).run()
+                    if verbose { FileHandle.standardError.write(Data((report.json + "\n").utf8)) }
                     rows.append(fanOutRow(count, spread, report))
                 }
             }

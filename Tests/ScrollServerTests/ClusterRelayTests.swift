@@ -198,4 +198,13 @@ import Testing
         #expect(hellos.count == 1)
         #expect(b.board.clients[7]?.outbound.frameSeq == 0)
     }
+
+    @Test func aClientArrivingOnceTheRoomIsRelayedIsWelcomedByTheOwner() {
+        _ = drain(b, 7)
+        b.join(8)
+        #expect(linkB.take() == [])
+        bus.deliver()
+        #expect(drain(b, 8).map(\.0).first == "welcome")
+        #expect(a.board.directory.members(of: "r").count == 3)
+    }
 }

@@ -35,6 +35,8 @@ package final class ClientSession {
     /// The hello of a room not here yet (`JoinAnswer.waiting`).
     private var waitingHello: ClientMessage.Hello?
     package var isWaiting: Bool { waitingHello != nil }
+    /// The room it waits for.
+    package var waitingRoom: String? { waitingHello?.room }
     /// A room owned by another node that this one relays (docs/CLUSTER.md): messages go there as
     /// they came, and the hello again whenever the room gets a new owner.
     package private(set) var relayedRoom: String?

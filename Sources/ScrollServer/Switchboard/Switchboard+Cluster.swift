@@ -12,6 +12,8 @@ extension Switchboard {
             return .refused(ProtocolError(.unknownScene, directory.scenes.unknown(named)))
         }
         cluster.waiting[room, default: []].append((client, scene))
+        // Relayed here already: `received` relays the newcomer once its session knows it waits.
+        if case .relayed = cluster.ownership.role(of: room) { return .waiting }
         carryOut(cluster.step { $0.want(room, now: now) }, now: now)
         return .waiting
     }

@@ -8,27 +8,35 @@ import ScrollCore
 extension Switchboard {
     // MARK: relay side
 
-    /// The room is owned by another node: this node's clients waiting for it are relayed.
+    /// The room is owned by another node (a new one, if it was relayed already): a fresh copy of
+    /// it, whose frames and versions count afresh; its clients say hello to the owner (again).
     func follow(_ room: String) {
         guard let cluster else { return }
-        // A room relayed already has a new owner: its frames and versions count afresh.
         let previous = cluster.relayed[room]
         let feed = RelayedRoom(name: room, headroom: directory.headroom)
         cluster.relayed[room] = feed
         if previous == nil { cluster.link.follow(room) }
         let now = clock.now()
-        // Waiting clients say hello to the owner; relayed ones again (the room has a new owner).
-        var relaying = previous?.members ?? []
-        for id in relaying { clients[id]?.outbound.readsAnotherRoom() }
-        for (id, _) in cluster.waiting.removeValue(forKey: room) ?? [] where clients[id] != nil && !isClosing(id) {
-            relaying.append(id)
+        for id in previous?.members ?? [] {
+            guard let session = clients[id]?.session, !isClosing(id) else { continue }
+            clients[id]!.relayed = feed
+            clients[id]!.outbound.readsAnotherRoom()
+            feed.members.append(id)
+            carryOut(session.relay(room, now: now), for: session, now: now)
         }
+        relayWaiting(room)
+    }
+
+    /// Clients waiting for a room relayed here are relayed: their hellos go to its owner.
+    func relayWaiting(_ room: String) {
+        guard let cluster, let feed = cluster.relayed[room] else { return }
+        let now = clock.now()
         ensureSweeping()
-        for id in relaying {
-            guard let session = clients[id]?.session else { continue }
+        for (id, _) in cluster.waiting.removeValue(forKey: room) ?? [] {
+            guard let session = clients[id]?.session, !isClosing(id), session.isWaiting else { continue }
             clients[id]!.relayed = feed
             feed.members.append(id)
-            if session.room == nil, session.relayedRoom == nil { unjoined -= 1 }
+            unjoined -= 1
             carryOut(session.relay(room, now: now), for: session, now: now)
         }
     }

@@ -131,6 +131,10 @@ package final class Switchboard {
         let now = clock.now()
         carryOut(session.receive(text, now: now, rooms: Joining(board: self)), for: id, now: now)
         if session.holdsPointers { ensureSweeping() }
+        // A hello for a room relayed here already is relayed at once.
+        if let cluster, let room = session.waitingRoom, case .relayed = cluster.ownership.role(of: room) {
+            relayWaiting(room)
+        }
     }
 
     /// A message that cannot be taken whatever it says: too large (fatal) or binary.
