@@ -20,11 +20,13 @@ final class ConnectionEventRelay: @unchecked Sendable {
 
     init(_ handler: @escaping @Sendable (NATSConnection.Event) -> Void) {
         self.handler = handler
-        closed.enter()
     }
 
     /// The pointer nats.c passes back to the callbacks: it owns one retain until `.closed`.
-    func retainedForNATS() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+    func retainedForNATS() -> UnsafeMutableRawPointer {
+        closed.enter()
+        return Unmanaged.passRetained(self).toOpaque()
+    }
 
     static func from(_ closure: UnsafeMutableRawPointer?) -> ConnectionEventRelay {
         Unmanaged<ConnectionEventRelay>.fromOpaque(closure!).takeUnretainedValue()
@@ -56,7 +58,12 @@ final class ConnectionEventRelay: @unchecked Sendable {
     func install(on options: OpaquePointer?) throws(NATSError) {
         let closure = retainedForNATS()
         var installed = false
-        defer { if !installed { Unmanaged<ConnectionEventRelay>.fromOpaque(closure).release() } }
+        defer {
+            if !installed {
+                closed.leave()
+                Unmanaged<ConnectionEventRelay>.fromOpaque(closure).release()
+            }
+        }
         try check(
             natsOptions_SetRetryOnFailedConnect(
                 options, true, { _, closure in ConnectionEventRelay.from(closure).deliver(.connected) }, closure),

@@ -151,8 +151,9 @@ public final class NATSConnection: @unchecked Sendable {
             var subscription: OpaquePointer?
             var status = natsConnection_Subscribe(&subscription, pointer, subject, SubscriptionRelay.onMessage, closure)
             guard status == NATS_OK, let subscription else {
-                Unmanaged<SubscriptionRelay>.fromOpaque(closure).release()
-                throw NATSError.from(status, operation: "subscribe to \(subject)")
+                let error = NATSError.from(status, operation: "subscribe to \(subject)")
+                SubscriptionRelay.giveBack(closure)
+                throw error
             }
             status = natsSubscription_SetOnCompleteCB(subscription, SubscriptionRelay.onComplete, closure)
             guard status == NATS_OK else {

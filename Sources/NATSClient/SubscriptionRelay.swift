@@ -19,11 +19,20 @@ final class SubscriptionRelay: @unchecked Sendable {
 
     init(_ handler: @escaping @Sendable (NATSMessage) -> Void) {
         self.handler = handler
-        completed.enter()
     }
 
     /// The pointer nats.c passes back: it owns one retain until the completion callback.
-    func retainedForNATS() -> UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+    func retainedForNATS() -> UnsafeMutableRawPointer {
+        completed.enter()
+        return Unmanaged.passRetained(self).toOpaque()
+    }
+
+    /// Takes back what `retainedForNATS` gave when nats.c refused the subscription.
+    static func giveBack(_ closure: UnsafeMutableRawPointer) {
+        let relay = Unmanaged<SubscriptionRelay>.fromOpaque(closure)
+        relay.takeUnretainedValue().completed.leave()
+        relay.release()
+    }
 
     /// The message callback: `message` is the callback's to destroy.
     static let onMessage: natsMsgHandler = { _, _, message, closure in

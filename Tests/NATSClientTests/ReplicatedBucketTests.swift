@@ -5,7 +5,7 @@ import Testing
 
 /// Three nats-servers in one cluster: a bucket with three replicas keeps its values and its
 /// fencing when the server a client is connected to dies, and the client moves to another.
-@Suite struct ClusterTests {
+@Suite struct ReplicatedBucketTests {
     @Test func replicatedBucketOutlivesTheServerInUse() throws {
         let cluster = try NATSCluster()
         let events = Recorder<NATSConnection.Event>()
