@@ -78,6 +78,7 @@ public final class NATSConnection: @unchecked Sendable {
         // refuses the others before they reach it).
         let buffer = Int32(max(1, options.reconnectBufferBytes))
         try check(natsOptions_SetReconnectBufSize(natsOptions, buffer), "connect: reconnect buffer")
+        try check(natsOptions_SetSendAsap(natsOptions, options.sendAsap), "connect: send at once")
         // A request under way when the connection drops fails at once rather than at its timeout.
         try check(natsOptions_SetFailRequestsOnDisconnect(natsOptions, true), "connect: fail requests")
     }

@@ -14,6 +14,10 @@ extension NATSConnection {
         /// connected. 0 (the default): none; every call then fails at once with `.transient`, and
         /// nothing written during an outage lands later (a lease claim long after it was given up).
         public var reconnectBufferBytes: Int = 0
+        /// Write each publish to the socket at once, on the caller's thread. false: nats.c's flusher
+        /// thread writes them, after waiting 1 ms for more (throughput over latency: a relayed
+        /// room's input crosses NATS twice, 2 ms more).
+        public var sendAsap = false
 
         public init() {}
     }

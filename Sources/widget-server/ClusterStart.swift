@@ -16,7 +16,10 @@ enum ClusterStart {
         config.replicas = replicas
         let urls = url.split(separator: ",").map { String($0) }
         let events = logger
-        let connection = try NATSConnection(urls: urls, name: "widget-server \(node)") { event in
+        // Relay messages go out as they are made: input on a relay crosses NATS twice.
+        var options = NATSConnection.Options()
+        options.sendAsap = true
+        let connection = try NATSConnection(urls: urls, name: "widget-server \(node)", options: options) { event in
             switch event {
             case .disconnected: events.warning("disconnected from NATS; reconnecting")
             case .reconnected: events.info("reconnected to NATS")
