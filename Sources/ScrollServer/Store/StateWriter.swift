@@ -96,7 +96,9 @@ final class StateWriter: Sendable {
     private func schedule(_ p: inout Pending, after delay: Double) {
         guard !p.scheduled else { return }
         p.scheduled = true
-        scheduler.schedule(after: delay) { [self] in flush() }
+        // Weak: work still pending after close (a retry) must not keep the writer; a scheduler
+        // that never runs it (the tests' hand-moved clock) would otherwise hold it in a cycle.
+        scheduler.schedule(after: delay) { [weak self] in self?.flush() }
     }
 
     /// On the scheduler: one transaction for the saves, one for the removals.
