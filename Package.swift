@@ -42,7 +42,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Small blocking RFC 6455 client: tests, CDP, live replay.
+        // Small blocking RFC 6455 client: tests, CDP, live replay, the soak's store check.
         .target(name: "WebSocketClient"),
         // A widget-server child on loopback (its port, memory, descriptors): the tests and widget-load.
         .target(name: "LoopbackTools"),
@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "widget-load",
             dependencies: [
-                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools",
+                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools", "WebSocketClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
