@@ -50,7 +50,7 @@ let package = Package(
         ),
         // NATS for the cluster: connection, subjects, JetStream key-value buckets (generic, no rooms).
         .target(name: "NATSClient", dependencies: ["CNATS"]),
-        // Small blocking RFC 6455 client: tests, CDP, live replay.
+        // Small blocking RFC 6455 client: tests, CDP, live replay, the soak's store check.
         .target(name: "WebSocketClient"),
         // A widget-server or nats-server child on loopback (its port, memory, descriptors): the tests
         // and widget-load.
