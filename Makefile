@@ -7,16 +7,25 @@ export PATH := $(PATH):/opt/swift/usr/bin
 
 HOST ?= 127.0.0.1
 PORT ?= 8080
-RUN_PACKAGES := libwebsockets-dev libsqlite3-dev pkg-config
+RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libnats-dev pkg-config
+# firefox-esr: the browser suite's core in a second engine (BrowserFirefoxTests, README "Tests").
 # systemd (systemd-analyze), nginx and openssl: the deploy/ files' tests (docs/DEPLOY.md).
-TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core systemd nginx openssl
+# nats-server: the cluster's tests (docs/CLUSTER.md).
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core firefox-esr systemd nginx openssl nats-server
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
+CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run cluster deps-cluster bench-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
 
 run: deps-run
 	swift build -c release --product widget-server
 	.build/release/widget-server --host $(HOST) --port $(PORT)
+
+# Three nodes of a cluster (docs/CLUSTER.md) behind nginx on 127.0.0.1:8080, on a nats-server with
+# JetStream in a scratch directory (NATS_SERVERS=3: three clustered ones); Ctrl-C stops them all.
+cluster: deps-cluster
+	swift build -c release --product widget-server
+	WIDGET_SERVER_BIN=.build/release/widget-server ./scripts/cluster
 
 test: deps-test lint
 	swift build --build-tests
@@ -55,6 +64,14 @@ bench-load: deps-run
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
 
+# The cluster's table of docs/BENCHMARKS.md ("Cluster"): a nats-server and three release nodes on
+# loopback; one room's audience on one node against three, input → frame on a relay against the
+# owner, failover time over 20 kills -9 (~3 minutes).
+bench-cluster: deps-cluster
+	swift build -c release --product widget-server
+	swift build -c release --product widget-load
+	.build/release/widget-load cluster
+
 # Soak (docs/RELIABILITY.md, "Soak"; ~14 min, not in `make test`): 10,000 connect/disconnect cycles, a 10-min
 # multi-client replay, 3 rounds of hostile clients; fails on fd or memory growth, or a refusal the rules call for not coming.
 soak: deps-run
@@ -78,6 +95,9 @@ deps-run:
 
 deps-test:
 	@./scripts/apt-install $(TEST_PACKAGES)
+
+deps-cluster:
+	@./scripts/apt-install $(CLUSTER_PACKAGES)
 
 deps-bench:
 	@./scripts/apt-install $(BENCH_PACKAGES)

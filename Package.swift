@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev and libsqlite3-dev
-// through pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
+// Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev, libsqlite3-dev and
+// libnats-dev through pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
 let package = Package(
     name: "ScrollWidgets",
     products: [
@@ -30,26 +30,35 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // nats.c from the system (Debian: libnats-dev): the cluster's NATS and JetStream client.
+        .systemLibrary(
+            name: "CNATS",
+            pkgConfig: "libnats",
+            providers: [.apt(["libnats-dev"])]
+        ),
         // Pure, deterministic core: no clock, no I/O.
         .target(name: "ScrollCore"),
         // libwebsockets bridge, rooms, frame clock.
         .target(
             name: "ScrollServer",
             dependencies: [
-                "ScrollCore", "CLibWebSockets", "CSQLite",
+                "ScrollCore", "CLibWebSockets", "CSQLite", "NATSClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
-        // Small blocking RFC 6455 client: tests, CDP, live replay.
+        // NATS for the cluster: connection, subjects, JetStream key-value buckets (generic, no rooms).
+        .target(name: "NATSClient", dependencies: ["CNATS"]),
+        // Small blocking RFC 6455 client: tests, CDP, live replay, the soak's store check.
         .target(name: "WebSocketClient"),
-        // A widget-server child on loopback (its port, memory, descriptors): the tests and widget-load.
+        // A widget-server or nats-server child on loopback (its port, memory, descriptors): the tests
+        // and widget-load.
         .target(name: "LoopbackTools"),
         .executableTarget(
             name: "widget-server",
             dependencies: [
-                "ScrollServer", "ScrollCore",
+                "ScrollServer", "ScrollCore", "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "widget-load",
             dependencies: [
-                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools",
+                "ScrollCore", "ScrollServer", "CLibWebSockets", "LoopbackTools", "WebSocketClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -83,6 +92,8 @@ let package = Package(
         // The client on its own, against scripted peers: no server.
         .testTarget(name: "WebSocketClientTests", dependencies: ["WebSocketClient"]),
         .testTarget(name: "LoopbackToolsTests", dependencies: ["LoopbackTools"]),
+        // NATSClient against real nats-servers on loopback (Debian: nats-server).
+        .testTarget(name: "NATSClientTests", dependencies: ["NATSClient", "LoopbackTools"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WebSocketClient", "LoopbackTools", "ScrollCore", "CSQLite"]

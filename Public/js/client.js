@@ -101,8 +101,12 @@ export class SceneClient {
     }
     this.store = new LayerStore();
     this.scene = null;
+    // The room rides in the URL too, for a proxy that routes by it (docs/CLUSTER.md); the server reads
+    // it from the hello.
+    const routed = new URL(url);
+    routed.searchParams.set("room", room);
     const connection = new Connection({
-      url,
+      url: routed.href,
       hello: () => {
         this.sentPreferences = { ...this.preferences() };
         return { type: "hello", protocol: PROTOCOL_VERSION, room, scene: scene || undefined, ...this.sentPreferences };

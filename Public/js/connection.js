@@ -18,6 +18,7 @@ const CLOSE_REASONS = {
   1007: "The server could not read a message — reconnecting",
   1008: "Closed by the server — reconnecting",
   1009: "Message too large for the server — reconnecting",
+  1012: "Room moved to another server — reconnecting",
   1013: "Server full — retrying",
 };
 

@@ -27,7 +27,8 @@ extension ClientSocketsDelegate {
 /// connections known by index. Every method runs on that thread.
 final class ClientSockets {
     weak var delegate: ClientSocketsDelegate?
-    private let target: LoopbackTarget
+    /// Client `index` connects to `targets[index % targets.count]` (client 0, a room's driver, to the first).
+    private let targets: [LoopbackTarget]
     private var context: OpaquePointer?
     /// What lws keeps pointers into (protocol table, name): freed after the context.
     private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
@@ -49,8 +50,11 @@ final class ClientSockets {
         case reset
     }
 
-    init(target: LoopbackTarget) throws {
-        self.target = target
+    convenience init(target: LoopbackTarget) throws { try self.init(targets: [target]) }
+
+    init(targets: [LoopbackTarget]) throws {
+        precondition(!targets.isEmpty)
+        self.targets = targets
         lws_set_log_level(LLL_ERR, nil)
         // Frames are ~1 KB; a full frame or a big presence message arrives in a few pieces.
         let me = Unmanaged.passUnretained(self).toOpaque()
@@ -66,6 +70,7 @@ final class ClientSockets {
     func connect(_ index: Int) -> Bool {
         guard let context else { return false }
         if sockets.count <= index { sockets += Array(repeating: nil, count: index + 1 - sockets.count) }
+        let target = targets[index % targets.count]
         return rs_client_connect(
             context, target.address, Int32(target.port), target.path, target.hostHeader, target.origin,
             ProtocolVersion.subprotocol, UInt(index)) == 0

@@ -37,6 +37,8 @@ final class HostileSoak: ClientSocketsDelegate {
         var settle = 2.0
         /// Every room this run makes starts with it: new rooms, even on a server that stores them.
         var tag = "soak-\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
+        /// The picker room of round `round` (0: the warm-up).
+        func burstRoom(_ round: Int) -> String { "\(tag)-burst-\(round)" }
 
         /// The longest a round may take (one usually takes under a minute).
         var roundDeadline: Double { 150 + Double(rushedRooms + helloLess) * 0.1 + Double(pacedRooms) * pacedEvery }
@@ -169,14 +171,14 @@ final class HostileSoak: ClientSocketsDelegate {
         self.server = server
         sockets = try ClientSockets(target: target)
         idle = IdleSockets(target: target)
-        round = Round(number: 0, started: 0, room: "\(options.tag)-burst-0")
+        round = Round(number: 0, started: 0, room: options.burstRoom(0))
         sockets.delegate = self
     }
 
     func run() -> Outcome {
         phaseStart = now()
         outcome.samples.append(server.sample("start", seconds: 0, connections: 0))
-        round = Round(number: 0, started: now(), room: "\(options.tag)-burst-0")
+        round = Round(number: 0, started: now(), room: options.burstRoom(0))
         timerFired()
         sockets.run()
         sockets.close()
@@ -234,7 +236,7 @@ final class HostileSoak: ClientSocketsDelegate {
                 sockets.stop()
                 return
             }
-            round = Round(number: 1, started: now, room: "\(options.tag)-burst-1")
+            round = Round(number: 1, started: now, room: options.burstRoom(1))
             stage = .round
         case .done:
             return
@@ -253,7 +255,7 @@ final class HostileSoak: ClientSocketsDelegate {
         if round.number == 0 {
             stage = .quieting(label: "before")
         } else if round.number < options.rounds {
-            round = Round(number: round.number + 1, started: now(), room: "\(options.tag)-burst-\(round.number + 1)")
+            round = Round(number: round.number + 1, started: now(), room: options.burstRoom(round.number + 1))
         } else {
             stage = .quieting(label: "after")
         }

@@ -24,7 +24,9 @@ struct LoadOptions {
     /// Longest wait for all connections to join.
     var connectTimeout = 60.0
 
-    func room(of index: Int) -> String { "load-\(index % rooms)" }
+    /// Rooms are `<roomPrefix>-<n>`.
+    var roomPrefix = "load"
+    func room(of index: Int) -> String { "\(roomPrefix)-\(index % rooms)" }
     /// The first connection of each room drives it.
     func isDriver(_ index: Int) -> Bool { index < rooms }
 }

@@ -51,6 +51,8 @@ struct LoadReport: Encodable {
     var bytesPerClientPerSecond: Spread
     /// Server and generator CPU in the window, as a share of one core.
     var serverCPU: Double?
+    /// The other server processes' (a cluster's other nodes), as a share of one core each.
+    var otherServersCPU: [Double]?
     var generatorCPU: Double
     var latency: Latency?
     var serverMemory: Memory?
@@ -84,6 +86,8 @@ struct LoadReport: Encodable {
         bytesPerClientPerSecond = Spread(peers.map { Double($0.tally.bytes) / seconds })
         if let start = measure.serverCPU.0, let end = measure.serverCPU.1 { serverCPU = (end - start) / seconds }
         generatorCPU = (measure.ownCPU.1 - measure.ownCPU.0) / seconds
+        let others = measure.otherCPU.compactMap { pair in pair.0.flatMap { a in pair.1.map { ($0 - a) / seconds } } }
+        otherServersCPU = others.isEmpty ? nil : others
         if options.script == .drag {
             let toFrame = Spread(probe.inputToFrame), echo = Spread(probe.echo)
             latency = Latency(

@@ -11,6 +11,8 @@ final class LoadRun: ClientSocketsDelegate {
     let options: LoadOptions
     private let sockets: ClientSockets
     private let serverPID: Int32?
+    /// More server processes whose CPU time is read over the window (a cluster's other nodes).
+    private let otherPIDs: [Int32]
     private var peers: [Peer]
     private var phase = Phase.connecting
     private var phaseStart = 0.0
@@ -37,14 +39,21 @@ final class LoadRun: ClientSocketsDelegate {
         var windowEnd = 0.0
         var ownCPU = (0.0, 0.0)
         var serverCPU: (Double?, Double?) = (nil, nil)
+        var otherCPU: [(Double?, Double?)] = []
         var idleBytes: Int?
         var idleFrom = 0
     }
 
-    init(options: LoadOptions, target: LoopbackTarget, serverPID: Int32?) throws {
+    convenience init(options: LoadOptions, target: LoopbackTarget, serverPID: Int32?) throws {
+        try self.init(options: options, targets: [target], serverPID: serverPID)
+    }
+
+    /// Clients spread over `targets` (client `i` on `targets[i % count]`).
+    init(options: LoadOptions, targets: [LoopbackTarget], serverPID: Int32?, otherPIDs: [Int32] = []) throws {
         self.options = options
         self.serverPID = serverPID
-        sockets = try ClientSockets(target: target)
+        self.otherPIDs = otherPIDs
+        sockets = try ClientSockets(targets: targets)
         peers = Array(repeating: Peer(), count: options.clients)
         scripts = Array(repeating: FlingScript(), count: options.rooms)
         roomNewest = Array(repeating: 0, count: options.rooms)
@@ -149,6 +158,7 @@ final class LoadRun: ClientSocketsDelegate {
         measure.windowStart = now
         measure.ownCPU.0 = ProcessUsage.ownCPU()
         measure.serverCPU.0 = serverPID.flatMap(ProcessUsage.cpu)
+        measure.otherCPU = otherPIDs.map { (ProcessUsage.cpu(pid: $0), nil) }
         enter(.window)
     }
 
@@ -157,6 +167,7 @@ final class LoadRun: ClientSocketsDelegate {
             measure.windowEnd = now
             measure.ownCPU.1 = ProcessUsage.ownCPU()
             measure.serverCPU.1 = serverPID.flatMap(ProcessUsage.cpu)
+            for (i, pid) in otherPIDs.enumerated() { measure.otherCPU[i].1 = ProcessUsage.cpu(pid: pid) }
         }
         measure.rssEnd = serverPID.flatMap(ProcessUsage.residentKiB)
         enter(.done)

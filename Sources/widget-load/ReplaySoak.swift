@@ -61,6 +61,9 @@ final class ReplaySoak: ClientSocketsDelegate {
         var plays: Bool { self == .warmup || self == .main }
     }
 
+    /// The demo room of the replay's `index`th room.
+    static func room(_ index: Int) -> String { "soak-replay-\(index)" }
+
     private let options: Options
     private let server: SoakedServer
     private let sockets: ClientSockets
@@ -209,7 +212,7 @@ final class ReplaySoak: ClientSocketsDelegate {
     func established(_ socket: Int) {
         guard let i = owners[socket] else { return }
         if clients[i].ending == nil {
-            let room = "soak-replay-\(i % options.rooms)"
+            let room = Self.room(i % options.rooms)
             clients[i].outgoing = [
                 ClientMessage.hello(
                     .init(

@@ -117,13 +117,7 @@ extension WidgetLoad {
                 target = try LoopbackTarget(url: url)
                 soaked = SoakedServer(pid: pid) { ProcessUsage.isRunning(pid: pid) }
             } else {
-                // Room for every hostile connection at once; few rooms, so the rush of new rooms
-                // fills them in the warm-up round and every later one evicts (and stores) one.
-                let hostile = hostileRounds > 0 ? helloLess + stalled + vanished + 64 : 0
-                let started = try ServerProcess.forRun(
-                    executable: server.server, maxClients: max(concurrency, clients) + 64 + hostile,
-                    maxRooms: hostileRounds > 0 ? 64 : 256, publicDirectory: server.public,
-                    stateFile: scratch?.path("rooms.sqlite"))
+                let started = try startServer(stateFile: scratch?.path("rooms.sqlite"))
                 child = started
                 target = LoopbackTarget(address: "127.0.0.1", port: started.port)
                 soaked = SoakedServer(pid: started.pid) { !started.hasExited }
@@ -149,24 +143,40 @@ extension WidgetLoad {
                 replayOutcome = try ReplaySoak(options: options, traces: traces, target: target, server: soaked).run()
             }
             var hostileOutcome: HostileSoak.Outcome?
+            var hostileOptions = HostileSoak.Options()
             if hostileRounds > 0, cycleOutcome?.stopped == nil, replayOutcome?.stopped == nil {
                 SoakedServer.progress("phase 3: hostile clients, a warm-up round and \(hostileRounds) more")
-                var options = HostileSoak.Options()
-                options.rounds = hostileRounds
-                options.bursts = bursts
-                options.stalled = stalled
-                options.vanished = vanished
-                options.idleSockets = idleSockets
-                options.helloLess = helloLess
-                options.rushedRooms = rushedRooms
-                options.pacedRooms = pacedRooms
-                hostileOutcome = try HostileSoak(options: options, target: target, server: soaked).run()
+                hostileOptions.rounds = hostileRounds
+                hostileOptions.bursts = bursts
+                hostileOptions.stalled = stalled
+                hostileOptions.vanished = vanished
+                hostileOptions.idleSockets = idleSockets
+                hostileOptions.helloLess = helloLess
+                hostileOptions.rushedRooms = rushedRooms
+                hostileOptions.pacedRooms = pacedRooms
+                hostileOutcome = try HostileSoak(options: hostileOptions, target: target, server: soaked).run()
+            }
+            let serverRunning = soaked.isRunning()
+            // The rooms the phases changed (the cycles change none): through the store and back.
+            var storeOutcome: StoreCheck.Outcome?
+            let changed =
+                (replayOutcome == nil ? [] : (0..<rooms).map(ReplaySoak.room))
+                + (0..<(hostileOutcome?.rounds ?? 0)).map(hostileOptions.burstRoom)
+            let stopped = [cycleOutcome?.stopped, replayOutcome?.stopped, hostileOutcome?.stopped].contains {
+                $0 != nil
+            }
+            if let child, let scratch, serverRunning, !stopped, !changed.isEmpty {
+                SoakedServer.progress(
+                    "the store: \(changed.count) rooms read, the server restarted on its state file, read again")
+                storeOutcome = StoreCheck(rooms: changed).run(server: child) {
+                    try startServer(stateFile: scratch.path("rooms.sqlite"))
+                }
             }
             let report = SoakReport(
                 serverPID: soaked.pid, rssGrowthKiB: Int(maxRssGrowth * 1024), cycles: cycleOutcome,
-                replay: replayOutcome, hostile: hostileOutcome,
+                replay: replayOutcome, hostile: hostileOutcome, store: storeOutcome,
                 state: server.url == nil ? (scratch == nil ? "none" : "scratch") : nil,
-                serverRunning: soaked.isRunning())
+                serverRunning: serverRunning)
             print(report.json)
             print("")
             print(report.markdown)
@@ -174,6 +184,16 @@ extension WidgetLoad {
                 SoakedServer.progress("FAILED: " + report.problems.joined(separator: "; "))
                 throw ExitCode(1)
             }
+        }
+
+        /// A fresh server on a free port. Room for every hostile connection at once; few rooms, so
+        /// the rush of new rooms fills them in the warm-up round and every later one evicts (and
+        /// stores) one.
+        private func startServer(stateFile: String?) throws -> ServerProcess {
+            let hostile = hostileRounds > 0 ? helloLess + stalled + vanished + 64 : 0
+            return try ServerProcess.forRun(
+                executable: server.server, maxClients: max(concurrency, clients) + 64 + hostile,
+                maxRooms: hostileRounds > 0 ? 64 : 256, publicDirectory: server.public, stateFile: stateFile)
         }
     }
 }

@@ -9,6 +9,8 @@ struct SoakReport: Encodable {
     var cycles: CycleSoak.Outcome?
     var replay: ReplaySoak.Outcome?
     var hostile: HostileSoak.Outcome?
+    /// The changed rooms through the state file and a restart (only with --state scratch).
+    var store: StoreCheck.Outcome?
     /// Where the server started for the soak keeps rooms: "scratch" (a new file, removed after)
     /// or "none"; nil for a server given by --url.
     var state: String?
@@ -18,13 +20,15 @@ struct SoakReport: Encodable {
 
     init(
         serverPID: Int32, rssGrowthKiB: Int, cycles: CycleSoak.Outcome?, replay: ReplaySoak.Outcome?,
-        hostile: HostileSoak.Outcome? = nil, state: String? = nil, serverRunning: Bool
+        hostile: HostileSoak.Outcome? = nil, store: StoreCheck.Outcome? = nil, state: String? = nil,
+        serverRunning: Bool
     ) {
         self.serverPID = serverPID
         self.rssGrowthKiB = rssGrowthKiB
         self.cycles = cycles
         self.replay = replay
         self.hostile = hostile
+        self.store = store
         self.state = state
         self.serverRunning = serverRunning
         if let cycles {
@@ -50,11 +54,12 @@ struct SoakReport: Encodable {
                 "hostile clients", stopped: hostile.stopped, failures: hostile.failures, samples: hostile.samples,
                 bound: rssGrowthKiB)
         }
+        problems += (store?.failures ?? []).map { "the store: \($0)" }
         if !serverRunning { problems.append("the server is no longer running") }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case serverPID, rssGrowthKiB, cycles, replay, hostile, state, serverRunning, problems, passed
+        case serverPID, rssGrowthKiB, cycles, replay, hostile, store, state, serverRunning, problems, passed
     }
 
     func encode(to encoder: Encoder) throws {
@@ -64,6 +69,7 @@ struct SoakReport: Encodable {
         try c.encodeIfPresent(cycles, forKey: .cycles)
         try c.encodeIfPresent(replay, forKey: .replay)
         try c.encodeIfPresent(hostile, forKey: .hostile)
+        try c.encodeIfPresent(store, forKey: .store)
         try c.encodeIfPresent(state, forKey: .state)
         try c.encode(serverRunning, forKey: .serverRunning)
         try c.encode(problems, forKey: .problems)

@@ -46,6 +46,13 @@ extension SoakReport {
                     + "expected: \(counts(h.expected)); failed: \(counts(h.failures))")
         }
         if let state { lines.append("Server state file: \(state)") }
+        if let s = store {
+            lines.append(
+                "Store: \(s.writes) writes (\(s.writeFailures) failed); after a restart on the file, \(s.restored) rooms "
+                    + "restored and \(s.same) of the \(s.rooms.count) the phases changed as they were, "
+                    + "\(String(format: "%.1f", s.seconds)) s; failed: \(s.failures.isEmpty ? "none" : s.failures.joined(separator: "; "))"
+            )
+        }
         lines.append(
             "Bound: resident memory at most \(rssGrowthKiB) KiB over the reference (the reading before; in the "
                 + "hostile phase the highest of it and the warm-up round's), descriptors no more than before. "

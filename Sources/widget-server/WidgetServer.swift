@@ -74,6 +74,22 @@ struct WidgetServer: ParsableCommand {
     @Option(help: ArgumentHelp("Address of the --metrics-port listener (default: 127.0.0.1).", valueName: "host"))
     var metricsHost: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run as a node of a cluster on this NATS server with JetStream (nats://HOST:PORT; several comma-separated).",
+            discussion:
+                "Rooms are owned by one node at a time and relayed by the others; their state lives in JetStream, not in --state (docs/CLUSTER.md).",
+            valueName: "url"))
+    var cluster: String?
+
+    @Option(help: ArgumentHelp("This node's name in the cluster (unique; needs --cluster).", valueName: "name"))
+    var node: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "JetStream replicas of the cluster's buckets (3 on a three-server NATS cluster).", valueName: "n"))
+    var clusterReplicas = 1
+
     @Option(help: "Log level.")
     var logLevel: Logger.Level = .info
 
@@ -98,6 +114,14 @@ struct WidgetServer: ParsableCommand {
             }
         } else if metricsHost != nil {
             throw ValidationError("--metrics-host needs --metrics-port")
+        }
+        if cluster != nil {
+            guard let node, !node.isEmpty, node.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw ValidationError("--cluster needs --node NAME (printable, no spaces), unique in the cluster")
+            }
+            guard (1...5).contains(clusterReplicas) else { throw ValidationError("--cluster-replicas must be 1…5") }
+        } else if node != nil {
+            throw ValidationError("--node needs --cluster")
         }
     }
 
@@ -138,8 +162,13 @@ struct WidgetServer: ParsableCommand {
 
         // An unusable file is set aside, one that cannot be made means no storage; one that cannot
         // be written stops the start (every change would be lost).
-        let store = state == "none" ? nil : try SQLiteRoomStore.openForServer(path: state, logger: logger)
-        let server = try WebSocketServer(config: config, logger: logger, store: store)
+        // A cluster node keeps rooms' state in JetStream instead (docs/CLUSTER.md).
+        let clusterNode = try cluster.map {
+            try ClusterStart.connect(url: $0, node: node!, replicas: clusterReplicas, logger: logger)
+        }
+        let store =
+            state == "none" || clusterNode != nil ? nil : try SQLiteRoomStore.openForServer(path: state, logger: logger)
+        let server = try WebSocketServer(config: config, logger: logger, store: store, cluster: clusterNode?.node)
         let bound = try server.start()
         func shown(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
         // Tests wait for these exact lines (the metrics one first, so it is there once listening is).
@@ -153,14 +182,22 @@ struct WidgetServer: ParsableCommand {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
+        // The handlers hold the server. Cancelling a source releases its handler before it runs the
+        // cancel handler, so once both have run the server can go before the process exits (kept to
+        // exit, its weak-reference side table shows as a leak under LeakSanitizer).
+        let cancelled = DispatchGroup()
         let sources = [SIGINT, SIGTERM].map { sig in
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { server.stop() }
+            cancelled.enter()
+            source.setCancelHandler { cancelled.leave() }
             source.resume()
             return source
         }
         server.run()
+        clusterNode?.link.close()
         for source in sources { source.cancel() }
+        cancelled.wait()
     }
 
     private func publicDirectory() throws -> String {

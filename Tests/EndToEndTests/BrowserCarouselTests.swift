@@ -4,7 +4,8 @@ import Testing
 
 /// The carousel in the real page (`?scene=carousel`, 390 × 260 pt: the carousel at (0, 40, 390,
 /// 150), five 78-pt cells, Star centred; its `itemName` label below), driven with real mouse and
-/// key events over CDP. The page mirrors the listbox's options as `role=option` elements and
+/// key events (over CDP in Chromium; the taps also in Firefox, over WebDriver BiDi:
+/// `BrowserFirefoxTests`). The page mirrors the listbox's options as `role=option` elements and
 /// announces what the carousel did; the server events it receives are recorded by a test-side
 /// observer (`Chromium.observePage`).
 ///
@@ -19,42 +20,29 @@ import Testing
 
     /// Loads the page at phone size with the observer installed, waits until it is connected,
     /// painted and shows the listbox's options, and notes every text the live region is given.
-    func open(_ server: ServerProcess, room: String) throws -> Chromium {
-        try Chromium.openObserved(
+    func open(_ server: ServerProcess, room: String, _ engine: Engine = .chromium) throws -> any BrowserPage {
+        try engine.openObserved(
             server.httpURL + "?scene=carousel&room=\(room)",
             ready: "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0")
     }
 
     /// A tap: press and release 50 ms apart, without moving.
-    func tap(_ b: Chromium, x: Double, y: Double, t: inout Double) throws {
+    func tap(_ b: any BrowserPage, x: Double, y: Double) throws {
         let p = try b.css(x, y)
-        t = max(t, Date().timeIntervalSince1970)
-        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
-        try b.mouse("mouseReleased", x: p.x, y: p.y, timestamp: t + 0.05)
-        t += 0.1
+        try b.perform(.tap(x: p.x, y: p.y))
     }
 
     /// A drag from scene point (`x`, `y`) by (`dx`, `dy`) in `steps` moves `interval` seconds
     /// apart, released 8 ms after the last move (a flick keeps its velocity).
-    func drag(
-        _ b: Chromium, x: Double, y: Double, dx: Double, dy: Double, steps: Int, interval: Double, t: inout Double
-    ) throws {
+    func drag(_ b: any BrowserPage, x: Double, y: Double, dx: Double, dy: Double, steps: Int, interval: Double) throws {
         let p = try b.css(x, y)
         let scale = try b.css(1, 0).x - b.css(0, 0).x
-        t = max(t, Date().timeIntervalSince1970)
-        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
-        for i in 1...steps {
-            let f = Double(i) / Double(steps)
-            try b.mouse(
-                "mouseMoved", x: p.x + dx * scale * f, y: p.y + dy * scale * f, timestamp: t + interval * Double(i))
-        }
-        t += interval * Double(steps) + 0.008
-        try b.mouse("mouseReleased", x: p.x + dx * scale, y: p.y + dy * scale, timestamp: t)
-        t += 0.1
+        try b.perform(
+            .stroke(from: p.x, p.y, by: dx * scale, dy * scale, steps: steps, interval: interval, hold: 0.008))
     }
 
     /// The carousel's events the page received so far, as "type index name".
-    func events(_ b: Chromium) throws -> [String] {
+    func events(_ b: any BrowserPage) throws -> [String] {
         try b.evaluate(
             """
             observed.events.filter(e => e.widget === 'carousel').map(e => `${e.type} ${e.index} ${e.name}`)
@@ -62,14 +50,14 @@ import Testing
     }
 
     /// Every event the page received, any widget, as "widget type index name" (for failure messages).
-    func allEvents(_ b: Chromium) throws -> [String] {
+    func allEvents(_ b: any BrowserPage) throws -> [String] {
         try b.evaluate(
             "observed.events.map(e => `${e.widget} ${e.type} ${e.index} ${e.name ?? e.value ?? ''}`)") as? [String]
             ?? []
     }
 
     /// Waits until the page has received `count` carousel events.
-    func waitForEvents(_ b: Chromium, _ count: Int, timeout: Double = 5) throws {
+    func waitForEvents(_ b: any BrowserPage, _ count: Int, timeout: Double = 5) throws {
         try b.waitFor("observed.events.filter(e => e.widget === 'carousel').length >= \(count)", timeout: timeout)
     }
 
@@ -89,7 +77,7 @@ import Testing
         var selectedCentre: Double?
     }
 
-    func listbox(_ b: Chromium) throws -> Listbox {
+    func listbox(_ b: any BrowserPage) throws -> Listbox {
         let d = try #require(
             b.evaluate(
                 """
@@ -116,14 +104,16 @@ import Testing
     }
 
     /// Saves a screenshot named `name` as a test artefact.
-    func screenshot(_ b: Chromium, _ name: String) throws {
+    func screenshot(_ b: any BrowserPage, _ name: String) throws {
         try b.saveScreenshot(name)
     }
 
     @Test("tap Moon centres it; End then a tap on Custom adds Item 7; a swipe up deletes it")
-    func tapAddDelete() throws {
+    func tapAddDelete() throws { try tapAddDelete(.chromium) }
+
+    func tapAddDelete(_ engine: Engine) throws {
         let server = try ServerProcess()
-        let b = try open(server, room: "taps")
+        let b = try open(server, room: "taps", engine)
         defer { b.close() }
         var box = try listbox(b)
         #expect(box.options == ["Sun", "Moon", "Star", "Heart", "Leaf", "Custom"])
@@ -134,8 +124,7 @@ import Testing
         try screenshot(b, "carousel-rest")
 
         // Moon (index 1) is one cell left of centre: a tap there centres it (0.3 s), then it is selected.
-        var t = 0.0
-        try tap(b, x: Self.centreX - Self.cell, y: Self.cellY, t: &t)
+        try tap(b, x: Self.centreX - Self.cell, y: Self.cellY)
         try waitForEvents(b, 1)
         #expect(try events(b) == ["selected 1 Moon"])
         try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Moon'", timeout: 5)
@@ -145,12 +134,12 @@ import Testing
 
         // Custom is off screen: End on the focused listbox centres it; a tap on it adds "Item 7".
         _ = try b.evaluate("\(Self.listbox).focus()")
-        try b.key("End")
+        try b.press("End")
         try waitForEvents(b, 2)
         #expect(try events(b) == ["selected 1 Moon", "selected 5 Custom"])
         #expect(try b.evaluate("document.activeElement?.dataset.widget") as? String == "carousel")
         try b.waitFor("\(Self.listbox).getAttribute('aria-valuetext') === 'Custom'", timeout: 5)
-        try tap(b, x: Self.centreX, y: Self.cellY, t: &t)
+        try tap(b, x: Self.centreX, y: Self.cellY)
         try waitForEvents(b, 4)
         #expect(
             try events(b) == ["selected 1 Moon", "selected 5 Custom", "added 5 Item 7", "selected 5 Item 7"])
@@ -162,7 +151,7 @@ import Testing
         let added = box.ids[5]
 
         // A swipe up on the centred item (60 pt in 6 moves over 60 ms) deletes it; Custom takes its place.
-        try drag(b, x: Self.centreX, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01, t: &t)
+        try drag(b, x: Self.centreX, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01)
         try waitForEvents(b, 5)
         try screenshot(b, "carousel-mid-delete")
         // The fifth event is the delete (the selection that follows may have come already).
@@ -191,8 +180,7 @@ import Testing
 
         // 80 pt in 8 moves 8 ms apart (1250 pt/s). Without momentum it would come to rest on
         // the nearest item, Heart (index 3: offset 156 + 80 = 236 ≈ 3 × 78); it glides further.
-        var t = 0.0
-        try drag(b, x: Self.centreX, y: Self.cellY, dx: -80, dy: 0, steps: 8, interval: 0.008, t: &t)
+        try drag(b, x: Self.centreX, y: Self.cellY, dx: -80, dy: 0, steps: 8, interval: 0.008)
         try waitForEvents(b, 1)
         let selected = try #require(try events(b).first)
         #expect(["selected 4 Leaf", "selected 5 Custom"].contains(selected), "\(selected)")
@@ -227,8 +215,7 @@ import Testing
               return true; })()
             """)
         let moon = try listbox(b).ids[1]
-        var t = 0.0
-        try drag(b, x: Self.centreX - Self.cell, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01, t: &t)
+        try drag(b, x: Self.centreX - Self.cell, y: Self.cellY, dx: 0, dy: -60, steps: 6, interval: 0.01)
         try waitForEvents(b, 1)
         try screenshot(b, "carousel-mid-delete-left")
         // The first event is the delete (the selection that follows may have come already).

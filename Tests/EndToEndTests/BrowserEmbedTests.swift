@@ -4,7 +4,8 @@ import ScrollCore
 import Testing
 
 /// `<scroll-widget>` (Public/js/embed.js, docs/EMBEDDING.md) in the example page `embed.html`, in
-/// headless Chromium with real mouse and key events over CDP: it draws, reports the ruler's value
+/// a headless browser with real mouse and key events (over CDP in Chromium; the form also in
+/// Firefox, over WebDriver BiDi: `BrowserFirefoxTests`): it draws, reports the ruler's value
 /// with `input` and `change` events, submits it with its form, resets, follows the keyboard, and two
 /// elements on one page stay apart.
 ///
@@ -16,8 +17,10 @@ import Testing
     /// Loads `path` at phone size and waits until every `<scroll-widget>` on it is connected, has
     /// painted and knows its value; `window.log` then records every `input` and `change` event of
     /// any of them (seen on the document: they bubble) as [type, id, target.value, detail].
-    func open(_ server: ServerProcess, _ path: String = "embed.html") throws -> Chromium {
-        let browser = try Chromium()
+    func open(_ server: ServerProcess, _ engine: Engine = .chromium, path: String = "embed.html") throws
+        -> any BrowserPage
+    {
+        let browser = try engine.openPage()
         try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
         try browser.navigate(server.httpURL + path)
         try waitUntilReady(browser)
@@ -34,14 +37,15 @@ import Testing
         return browser
     }
 
-    func waitUntilReady(_ b: Chromium) throws {
+    func waitUntilReady(_ b: any BrowserPage) throws {
         try b.waitFor(
             "customElements.get('scroll-widget') && [...document.querySelectorAll('scroll-widget')].every(el => "
                 + "el.connectionState === 'open' && el.framesPainted > 0 && el.value !== '')", timeout: 10)
     }
 
     /// The point of `id`'s element at scene point (`x`, `y`), in CSS px, and CSS px per scene point.
-    func place(_ b: Chromium, _ id: String, x: Double, y: Double) throws -> (x: Double, y: Double, scale: Double) {
+    func place(_ b: any BrowserPage, _ id: String, x: Double, y: Double) throws -> (x: Double, y: Double, scale: Double)
+    {
         let r = try #require(
             b.evaluate(
                 """
@@ -53,28 +57,20 @@ import Testing
 
     /// A slow horizontal drag of `points` scene points from scene point (`x`, `y`) of element `id`:
     /// 20 moves 16 ms apart, then still for 100 ms before release (no fling).
-    func drag(_ b: Chromium, _ id: String, x: Double, y: Double, by points: Double, t: inout Double) throws {
+    func drag(_ b: any BrowserPage, _ id: String, x: Double, y: Double, by points: Double) throws {
         let p = try place(b, id, x: x, y: y)
-        let steps = 20
-        t = max(t, Date().timeIntervalSince1970)
-        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
-        for i in 1...steps {
-            try b.mouse(
-                "mouseMoved", x: p.x + points * p.scale * Double(i) / Double(steps), y: p.y,
-                timestamp: t + 0.016 * Double(i))
-        }
-        t += 0.016 * Double(steps) + 0.1
-        try b.mouse("mouseReleased", x: p.x + points * p.scale, y: p.y, timestamp: t)
-        t += 0.1
+        try b.perform(.stroke(from: p.x, p.y, by: points * p.scale, 0, steps: 20, interval: 0.016, hold: 0.1))
     }
 
     /// The ruler (scene `ruler`, frame y 150…278) dragged from its middle.
-    func dragRuler(_ b: Chromium, _ id: String = "weight", by points: Double, t: inout Double) throws {
-        try drag(b, id, x: 300, y: 214, by: points, t: &t)
+    func dragRuler(_ b: any BrowserPage, _ id: String = "weight", by points: Double) throws {
+        try drag(b, id, x: 300, y: 214, by: points)
     }
 
     /// The events logged so far: (type, element id, target.value, detail.value, detail.final).
-    func logged(_ b: Chromium) throws -> [(type: String, id: String, value: String, detail: Double?, final: Bool)] {
+    func logged(_ b: any BrowserPage) throws -> [(
+        type: String, id: String, value: String, detail: Double?, final: Bool
+    )] {
         let entries = try #require(b.evaluate("log") as? [[String: Any]])
         return entries.map { e in
             let detail = e["detail"] as? [String: Any]
@@ -86,7 +82,7 @@ import Testing
     }
 
     /// Saves a screenshot as a test artefact (TestArtifacts).
-    func screenshot(_ b: Chromium, _ name: String) throws {
+    func screenshot(_ b: any BrowserPage, _ name: String) throws {
         try b.saveScreenshot(name)
     }
 
@@ -165,8 +161,7 @@ import Testing
         let server = try ServerProcess()
         let b = try open(server)
         defer { b.close() }
-        var t = 0.0
-        try dragRuler(b, by: -100, t: &t)
+        try dragRuler(b, by: -100)
         // WIDGETS.md §1: 10 pt a tick of 0.1 kg, so 100 pt is 1.0 kg: 72.5 → 73.5.
         try b.waitFor("log.some(e => e.type === 'change')", timeout: 5)
         let events = try logged(b)
@@ -187,14 +182,15 @@ import Testing
     }
 
     @Test("submitting the form sends the ruler's value under its name; reset and disabled behave as documented")
-    func formSubmitsTheValue() throws {
+    func formSubmitsTheValue() throws { try formSubmitsTheValue(.chromium) }
+
+    func formSubmitsTheValue(_ engine: Engine) throws {
         let server = try ServerProcess()
-        let b = try open(server)
+        let b = try open(server, engine)
         defer { b.close() }
         let formData = "JSON.stringify([...new FormData(document.getElementById('details'))])"
         #expect(try b.evaluate(formData) as? String == #"[["person",""],["weight","72.5"]]"#)
-        var t = 0.0
-        try dragRuler(b, by: -100, t: &t)
+        try dragRuler(b, by: -100)
         try b.waitFor("log.filter(e => e.type === 'change').map(e => e.value).join() === '73.5'", timeout: 5)
         #expect(try b.evaluate(formData) as? String == #"[["person",""],["weight","73.5"]]"#)
 
@@ -209,24 +205,22 @@ import Testing
         _ = try b.evaluate("\(Self.weight).disabled = true")
         #expect(try b.evaluate(formData) as? String == #"[["person",""]]"#)
         #expect(try b.evaluate("\(Self.weight).matches(':disabled')") as? Bool == true)
-        try dragRuler(b, by: -100, t: &t)
+        try dragRuler(b, by: -100)
         _ = try b.evaluate("\(Self.weight).disabled = false")
 
         // A real submit (type a name, click the button): a GET to embed.html with both fields.
         // Were it moved while disabled, this drag would end at 74.5.
-        try dragRuler(b, by: -100, t: &t)
+        try dragRuler(b, by: -100)
         try b.waitFor("log.filter(e => e.type === 'change').map(e => e.value).join() === '73.5,72.5,73.5'", timeout: 5)
         _ = try b.evaluate("document.getElementById('person').focus(); true")
-        try b.call("Input.insertText", ["text": "Ada"])
+        try b.type("Ada")
         let button = try #require(
             b.evaluate(
                 """
                 (() => { const r = document.querySelector('button[type=submit]').getBoundingClientRect();
                   return [r.x + r.width / 2, r.y + r.height / 2]; })()
                 """) as? [Double])
-        try b.mouse("mousePressed", x: button[0], y: button[1])
-        try b.mouse("mouseReleased", x: button[0], y: button[1])
-        _ = try b.waitForEvent("Page.loadEventFired", timeout: 10)
+        try b.expectingLoad { try b.perform(.tap(x: button[0], y: button[1])) }
         #expect(try b.evaluate("location.search") as? String == "?person=Ada&weight=73.5")
         // The example lists what it was sent.
         try waitUntilReady(b)
@@ -244,10 +238,10 @@ import Testing
         #expect(try b.evaluate("document.activeElement === \(Self.weight)") as? Bool == true)
         #expect(
             try b.evaluate("\(Self.weight).shadowRoot.activeElement?.dataset.widget") as? String == "ruler")
-        try b.key("ArrowRight")
+        try b.press("ArrowRight")
         try b.waitFor(
             "\(Self.weight).value === '72.6' && log.filter(e => e.type === 'change').length === 1", timeout: 5)
-        try b.key("PageUp")
+        try b.press("PageUp")
         try b.waitFor(
             "\(Self.weight).value === '73.6' && log.filter(e => e.type === 'change').length === 2", timeout: 5)
         let changes = try logged(b).filter { $0.type == "change" }.map(\.value)
@@ -260,8 +254,7 @@ import Testing
                 (() => { const r = document.querySelector('label[for=weight]').getBoundingClientRect();
                   return [r.x + 10, r.y + r.height / 2]; })()
                 """) as? [Double])
-        try b.mouse("mousePressed", x: label[0], y: label[1])
-        try b.mouse("mouseReleased", x: label[0], y: label[1])
+        try b.perform(.tap(x: label[0], y: label[1]))
         try b.waitFor("document.activeElement === \(Self.weight)", timeout: 5)
         // Setting `value` drives the ruler there through its setValue action.
         _ = try b.evaluate("\(Self.weight).value = 80; true")
@@ -310,15 +303,14 @@ import Testing
         #expect(try b.evaluate("\(Self.weight).room !== \(count).room") as? Bool == true)
 
         // The picker (scene `picker`, frame y 60…130): 50 pt left is 5 ticks.
-        var t = 0.0
-        try drag(b, "count", x: 195, y: 95, by: -50, t: &t)
+        try drag(b, "count", x: 195, y: 95, by: -50)
         try b.waitFor("\(count).value === '5' && log.some(e => e.id === 'count' && e.type === 'change')", timeout: 5)
         #expect(try b.evaluate("\(Self.weight).value") as? String == "72.5")
         #expect(try logged(b).allSatisfy { $0.id == "count" })
 
         // The ruler's keys move the ruler only.
         _ = try b.evaluate("\(Self.weight).focus(); true")
-        try b.key("PageDown")
+        try b.press("PageDown")
         try b.waitFor("\(Self.weight).value === '71.5'", timeout: 5)
         try b.waitFor("log.some(e => e.id === 'weight' && e.type === 'change')", timeout: 5)
         #expect(try b.evaluate("\(count).value") as? String == "5")

@@ -32,13 +32,6 @@ import Testing
         return b
     }
 
-    /// Presses a key that types `key` (a letter) where the focus is.
-    func type(_ b: Chromium, _ key: String) throws {
-        let upper = key.uppercased()
-        try BrowserPickerTests().press(
-            b, key, code: "Key\(upper)", keyCode: Int(upper.unicodeScalars.first?.value ?? 0))
-    }
-
     /// Clicks the centre of the element with DOM id `id`.
     func click(_ b: Chromium, id: String) throws {
         let p = try #require(
@@ -79,16 +72,16 @@ import Testing
         #expect(try hudState(b) == "hidden", "never on by default")
         #expect(try b.evaluate("\(Self.root).hudFps") == nil, "no figures while hidden")
 
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("\(Self.root).hud === 'shown'", timeout: 5)
         #expect(try hudState(b) == "shown")
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("\(Self.root).hud === 'hidden'", timeout: 5)
         #expect(try hudState(b) == "hidden")
 
         // A focused widget that does not take `h` leaves it to the page.
         _ = try b.evaluate("document.querySelector('[data-widget=ruler]').focus()")
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("\(Self.root).hud === 'shown'", timeout: 5)
         #expect(try hudState(b) == "shown")
 
@@ -107,7 +100,7 @@ import Testing
             (() => { const field = document.createElement('input'); field.id = 'typing'; document.body.append(field);
               field.focus(); return true; })()
             """)
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("document.getElementById('typing').value === 'h'", timeout: 5)
         #expect(try hudState(b) == "shown")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
@@ -118,13 +111,11 @@ import Testing
         let server = try ServerProcess()
         let b = try open(server, "?room=figures")
         defer { b.close() }
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("\(Self.root).hud === 'shown'", timeout: 5)
 
         // A slow drag, then a fling: frames are painted while the ruler moves.
-        let ruler = BrowserRulerTests()
-        var t = Date().timeIntervalSince1970
-        try ruler.drag(b, from: 300, by: -100, t0: &t)
+        try BrowserRulerTests().drag(b, from: 300, by: -100)
         try b.waitFor("\(Self.figure("hudFps")) > 0 && \(Self.root).hudLatency !== undefined", timeout: 5)
         let fps = try #require(b.evaluate(Self.figure("hudFps")) as? Double)
         #expect(fps > 0 && fps <= 240, "fps \(fps)")
@@ -160,7 +151,7 @@ import Testing
         defer { b.close() }
         #expect(try b.evaluate("\(Self.root).hudLatencySim") as? String == "100")
         #expect(try b.evaluate("document.getElementById('notice').hidden") as? Bool == true)
-        try type(b, "h")
+        try b.press("h")
         try b.waitFor("\(Self.root).hudRtt !== undefined", timeout: 5)
         let rtt = try #require(b.evaluate(Self.figure("hudRtt")) as? Double)
         #expect(rtt >= 200 && rtt < 2000, "RTT \(rtt) ms with 100 ms each way")
@@ -168,8 +159,7 @@ import Testing
             try b.evaluate("document.querySelector('#hud [data-figure=sim]').textContent") as? String
                 == "+100 ms simulated")
 
-        var t = Date().timeIntervalSince1970
-        try BrowserRulerTests().drag(b, from: 300, by: -100, t0: &t)
+        try BrowserRulerTests().drag(b, from: 300, by: -100)
         try b.waitFor("\(Self.root).hudLatency !== undefined", timeout: 5)
         let latency = try #require(b.evaluate(Self.figure("hudLatency")) as? Double)
         #expect(latency >= 200, "input-to-frame latency \(latency) ms with 100 ms each way")

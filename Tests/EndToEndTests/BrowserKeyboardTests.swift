@@ -20,16 +20,6 @@ import Testing
 
     static func widget(_ id: String) -> String { "document.querySelector('[data-widget=\(id)]')" }
 
-    func press(_ b: Chromium, _ key: String) throws {
-        let codes: [String: (String, Int)] = [
-            "Tab": ("Tab", 9), "Enter": ("Enter", 13), " ": ("Space", 32), "PageUp": ("PageUp", 33),
-            "End": ("End", 35), "Home": ("Home", 36), "ArrowLeft": ("ArrowLeft", 37), "ArrowRight": ("ArrowRight", 39),
-            "ArrowDown": ("ArrowDown", 40),
-        ]
-        let (code, keyCode) = codes[key] ?? (key, 0)
-        try BrowserPickerTests().press(b, key, code: code, keyCode: keyCode)
-    }
-
     /// The focused element's outline as "style width colour" ("none" when it has none).
     func outline(_ b: Chromium) throws -> String {
         try b.evaluate(
@@ -61,7 +51,7 @@ import Testing
         var order: [String] = []
         var outlines: [String: String] = [:]
         for _ in 0..<(Self.widgets.count + Self.controls.count) {
-            try press(b, "Tab")
+            try b.press("Tab")
             let id = try #require(b.evaluate(Self.focused) as? String)
             order.append(id)
             if Self.widgets.contains(id) {
@@ -91,31 +81,31 @@ import Testing
         func value(_ id: String) -> String { "Number(\(Self.widget(id)).getAttribute('aria-valuenow'))" }
         func text(_ id: String) -> String { "\(Self.widget(id)).getAttribute('aria-valuetext')" }
         func tab(to id: String) throws {
-            try press(b, "Tab")
+            try b.press("Tab")
             #expect(try b.evaluate(Self.focused) as? String == id)
         }
 
         // The ruler: PageUp +1.0 kg, ArrowLeft −0.1.
         try tab(to: "ruler")
-        try press(b, "PageUp")
+        try b.press("PageUp")
         try b.waitFor("\(value("ruler")) === 73.5", timeout: 5)
-        try press(b, "ArrowLeft")
+        try b.press("ArrowLeft")
         try b.waitFor("\(value("ruler")) === 73.4", timeout: 5)
 
         // The picker: ArrowRight +1, End N.
         try tab(to: "picker")
-        try press(b, "ArrowRight")
+        try b.press("ArrowRight")
         try b.waitFor("\(value("picker")) === 1", timeout: 5)
-        try press(b, "End")
+        try b.press("End")
         try b.waitFor("\(value("picker")) === 100", timeout: 5)
         try screenshot(b, "keyboard-picker-end-dark")
 
         // The carousel: ArrowRight selects the next item, Home the first.
         try tab(to: "carousel")
         let first = try #require(b.evaluate(text("carousel")) as? String)
-        try press(b, "ArrowRight")
+        try b.press("ArrowRight")
         try b.waitFor("\(text("carousel")) !== \(BrowserPickerTests.js(first))", timeout: 5)
-        try press(b, "Home")
+        try b.press("Home")
         try b.waitFor("\(text("carousel")) === 'Sun'", timeout: 5)
         #expect(
             try b.evaluate(
@@ -125,14 +115,14 @@ import Testing
         // The roller's buttons: Enter on +1, Space on +9 (Tab past +1 to +9), Enter on −1.
         let roller = "document.querySelector('[data-widget=roller]').textContent"
         try tab(to: "rollerPlus1")
-        try press(b, "Enter")
+        try b.press("Enter")
         try b.waitFor("\(roller) === '1'", timeout: 10)
         try tab(to: "rollerPlus9")
-        try press(b, " ")
+        try b.press(" ")
         try b.waitFor("\(roller) === '10'", timeout: 10)
         try tab(to: "rollerPlus99")
         try tab(to: "rollerMinus1")
-        try press(b, "Enter")
+        try b.press("Enter")
         try b.waitFor("\(roller) === '9'", timeout: 10)
         #expect(try b.evaluate("window.scrollY") as? Int == 0, "Space did not scroll the page")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])

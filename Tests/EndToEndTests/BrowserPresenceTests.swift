@@ -2,7 +2,8 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// Several people in one room, each in a real page in headless Chromium: who is here,
+/// Several people in one room, each in a real page in headless Chromium (two of them also with one
+/// page in Firefox, over WebDriver BiDi: `BrowserFirefoxTests`): who is here,
 /// each one's colour, the room bar (room name, Share, "N here", one chip each), remote pointers
 /// drawn from the frames (a dot in the pointer's colour; never your own, skipped by the painter
 /// through the display list's owner op 0x0F), hover sent by the page, and a bad `?room=`.
@@ -64,13 +65,13 @@ import Testing
         })();
         """
 
-    /// A fresh browser on `query` at phone size, observed (`Chromium.observePage` and `recorder`);
+    /// A fresh page on `query` at phone size, observed (`BrowserPage.observePage` and `recorder`);
     /// returns once it is connected, painted, shows the ruler and knows who is here.
-    func open(_ server: ServerProcess, _ query: String) throws -> Chromium {
-        let b = try Chromium()
+    func open(_ server: ServerProcess, _ query: String, _ engine: Engine = .chromium) throws -> any BrowserPage {
+        let b = try engine.openPage()
         try b.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
         try b.observePage()
-        try b.call("Page.addScriptToEvaluateOnNewDocument", ["source": Self.recorder])
+        try b.addInitScript(Self.recorder)
         try b.navigate(server.httpURL + query)
         try b.waitFor(
             "\(Self.root).connection === 'open' && Number(\(Self.root).frames) > 0 && \(Self.ruler) > 0 "
@@ -78,7 +79,7 @@ import Testing
         return b
     }
 
-    func string(_ b: Chromium, _ js: String) throws -> String? { try b.evaluate(js) as? String }
+    func string(_ b: any BrowserPage, _ js: String) throws -> String? { try b.evaluate(js) as? String }
 
     /// JS: the canvas's colour at scene point (`x`, `y`) as "#RRGGBB".
     static func pixel(_ x: Double, _ y: Double) -> String {
@@ -98,7 +99,7 @@ import Testing
     }
 
     /// The people the bar shows, in order: "id" for others, "id you" for this page's own chip.
-    func chips(_ b: Chromium) throws -> [String] {
+    func chips(_ b: any BrowserPage) throws -> [String] {
         try b.evaluate(
             """
             [...document.querySelectorAll('#people li.chip')].map(li =>
@@ -107,16 +108,18 @@ import Testing
     }
 
     /// Saves a screenshot named `name` as a test artefact.
-    func screenshot(_ b: Chromium, _ name: String) throws {
+    func screenshot(_ b: any BrowserPage, _ name: String) throws {
         try b.saveScreenshot(name)
     }
 
     @Test("two pages in one room: who is here, a shared drag, another's hover dot (never your own), a leave")
-    func twoPages() throws {
+    func twoPages() throws { try twoPages(.chromium, .chromium) }
+
+    func twoPages(_ engineA: Engine, _ engineB: Engine) throws {
         let server = try ServerProcess()
-        let a = try open(server, "?room=duo")
+        let a = try open(server, "?room=duo", engineA)
         defer { a.close() }
-        let b = try open(server, "?room=duo")
+        let b = try open(server, "?room=duo", engineB)
         defer { b.close() }
 
         // Both see two people; each its own colour, in join order from the palette.
@@ -139,14 +142,11 @@ import Testing
         // colour (2 pt inside its frame: docs/PROTOCOL.md, "Sharing a room"); both come to the
         // same final value.
         let start = try #require(try b.evaluate(Self.ruler) as? Double)
-        var t = Date().timeIntervalSince1970
         let y = try a.css(0, 214).y
-        try a.mouse("mousePressed", x: 300, y: y, timestamp: t)
-        for i in 1...20 { try a.mouse("mouseMoved", x: 300 - 5 * Double(i), y: y, timestamp: t + 0.016 * Double(i)) }
+        try a.perform(.stroke(from: 300, y, by: -100, 0, steps: 20, interval: 0.016, hold: nil))
         try b.waitFor("\(Self.pixel(1, 214)) === '\(colorA)'", timeout: 5)
         try screenshot(b, "presence-held-by-other")
-        t += 0.016 * 20 + 0.1
-        try a.mouse("mouseReleased", x: 200, y: y, timestamp: t)
+        try a.perform(.release(x: 200, y: y, after: 0.1))
         let final = "observed.events.some(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
         try a.waitFor(final, timeout: 5)
         try b.waitFor(final, timeout: 5)
@@ -162,8 +162,7 @@ import Testing
         // A hovers (no button) over empty background: B draws A's dot there (a disc in A's colour
         // ringed in white); A paints the same frames but skips its own dot.
         let p = try a.css(Self.spot.x, Self.spot.y)
-        t = max(t + 0.5, Date().timeIntervalSince1970)
-        try a.mouse("mouseMoved", x: p.x, y: p.y, timestamp: t)
+        try a.perform(.hover(x: p.x, y: p.y))
         try b.waitFor("\(Self.pixel(Self.spot.x, Self.spot.y)) === '\(colorA)'", timeout: 5)
         let ring = try #require(try string(b, Self.pixel(Self.spot.x + 6, Self.spot.y)))
         #expect(Self.channels(ring).allSatisfy { $0 >= 0xF8 }, "the dot's white ring: \(ring)")
@@ -190,7 +189,7 @@ import Testing
                 (() => { const r = document.getElementById('presence').getBoundingClientRect();
                   return [r.left + 4, r.top + r.height / 2]; })()
                 """) as? [Double])
-        try a.mouse("mouseMoved", x: bar[0], y: bar[1])
+        try a.perform(.hover(x: bar[0], y: bar[1]))
         try a.waitFor("presenceObserved.sent.some(s => s.m.type === 'hover' && s.m.out === true)", timeout: 5)
         try b.waitFor("\(Self.pixel(Self.spot.x, Self.spot.y)) === '\(background)'", timeout: 5)
 
@@ -228,10 +227,12 @@ import Testing
         defer { a.close() }
         // 40 moves as fast as they can be sent, then still: each hover ≥ 33 ms after the one before,
         // and the last one sent (after the gap) is where the mouse stopped.
+        var moves = Gesture()
         for i in 0..<40 {
             let p = try a.css(60 + Double(i) * 4, 400)
-            try a.mouse("mouseMoved", x: p.x, y: p.y)
+            moves = moves.then(.move, x: p.x, y: p.y, at: 0)
         }
+        try a.perform(moves)
         let hovers = "presenceObserved.sent.filter(s => s.m.type === 'hover')"
         try a.waitFor("\(hovers).length > 0 && \(hovers).at(-1).m.x === \(60 + 39 * 4)", timeout: 5)
         let at = try #require(try a.evaluate("\(hovers).map(s => s.at)") as? [Double])
@@ -239,11 +240,7 @@ import Testing
         #expect(gaps.allSatisfy { $0 >= 32.5 }, "gaps between hover messages (ms): \(gaps)")
 
         // A press-drag-release sends pointer messages only: no hover while the button is down.
-        var t = Date().timeIntervalSince1970
-        try a.mouse("mousePressed", x: 300, y: 214, timestamp: t)
-        for i in 1...10 { try a.mouse("mouseMoved", x: 300 - 3 * Double(i), y: 214, timestamp: t + 0.016 * Double(i)) }
-        t += 0.3
-        try a.mouse("mouseReleased", x: 270, y: 214, timestamp: t)
+        try a.perform(.stroke(from: 300, 214, by: -30, 0, steps: 10, interval: 0.016, hold: 0.14))
         try a.waitFor("presenceObserved.sent.some(s => s.m.type === 'pointer' && s.m.phase === 'up')", timeout: 5)
         let down = try #require(
             try a.evaluate("presenceObserved.sent.findIndex(s => s.m.type === 'pointer' && s.m.phase === 'down')")

@@ -5,7 +5,8 @@ import Testing
 /// The digit roller and its buttons in the real page (`?scene=roller`, 390 × 200 pt: the roller
 /// at (0, 40, 390, 80), role status, its valueText the settled number; below it five 70 × 44-pt
 /// buttons at y 130, 8 pt from the left and 6 pt apart: +1, +9, +99, −1, random), driven with
-/// real mouse and key events over CDP. The buttons act on touch-up inside,
+/// real mouse and key events (over CDP in Chromium; the quick clicks also in Firefox, over
+/// WebDriver BiDi: `BrowserFirefoxTests`). The buttons act on touch-up inside,
 /// and on Enter and Space when focused; the server draws their pressed state and gives them
 /// valueText "pressed" while held (docs/PROTOCOL.md, "Widget actions"). The server events the
 /// page receives are recorded by a test-side observer (`Chromium.openObserved`).
@@ -36,8 +37,8 @@ import Testing
     /// Loads the page at phone size in the light theme with the observer installed, waits until
     /// it is connected, painted and shows the roller at 0 and its five buttons, and notes every
     /// text the live region is given and every change of the roller's status as "text|valuetext".
-    func open(_ server: ServerProcess, room: String) throws -> Chromium {
-        let b = try Chromium.openObserved(
+    func open(_ server: ServerProcess, room: String, _ engine: Engine = .chromium) throws -> any BrowserPage {
+        let b = try engine.openObserved(
             server.httpURL + "?scene=roller&room=\(room)&theme=light",
             ready:
                 "\(Self.roller)?.textContent === '0' && document.querySelectorAll('#semantics [role=button]').length === 5"
@@ -53,18 +54,19 @@ import Testing
         return b
     }
 
-    /// A click on button `id`'s centre: press and release 50 ms apart, without moving.
-    func click(_ b: Chromium, _ id: String, t: inout Double) throws {
+    /// A click on button `id`'s centre: press and release `hold` s apart, without moving.
+    func tap(_ b: any BrowserPage, _ id: String, hold: Double = 0.05) throws -> Gesture {
         let c = Self.centre(id)
         let p = try b.css(c.x, c.y)
-        t = max(t, Date().timeIntervalSince1970)
-        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
-        try b.mouse("mouseReleased", x: p.x, y: p.y, timestamp: t + 0.05)
-        t += 0.1
+        return .tap(x: p.x, y: p.y, hold: hold)
+    }
+
+    func click(_ b: any BrowserPage, _ id: String) throws {
+        try b.perform(tap(b, id))
     }
 
     /// The roller's events the page received, as "value text final".
-    func values(_ b: Chromium) throws -> [String] {
+    func values(_ b: any BrowserPage) throws -> [String] {
         try b.evaluate(
             """
             observed.events.filter(e => e.widget === 'roller').map(e => `${e.type} ${e.value} ${e.text} ${e.final}`)
@@ -72,17 +74,17 @@ import Testing
     }
 
     /// Waits until the page has received `count` events from the roller.
-    func waitForValues(_ b: Chromium, _ count: Int, timeout: Double = 10) throws {
+    func waitForValues(_ b: any BrowserPage, _ count: Int, timeout: Double = 10) throws {
         try b.waitFor("observed.events.filter(e => e.widget === 'roller').length >= \(count)", timeout: timeout)
     }
 
     /// The roller's status text and aria-valuetext, as "text|valuetext".
-    func status(_ b: Chromium) throws -> String? {
+    func status(_ b: any BrowserPage) throws -> String? {
         try b.evaluate("\(Self.roller).textContent + '|' + \(Self.roller).getAttribute('aria-valuetext')") as? String
     }
 
     /// Each button's aria-valuetext (nil: none), in row order.
-    func pressed(_ b: Chromium) throws -> [String?] {
+    func pressed(_ b: any BrowserPage) throws -> [String?] {
         let all = try #require(
             b.evaluate(
                 "[\(Self.buttons.map { "\(Self.button($0)).getAttribute('aria-valuetext')" }.joined(separator: ", "))]")
@@ -107,7 +109,7 @@ import Testing
     }
 
     /// Saves a screenshot named `name` as a test artefact.
-    func screenshot(_ b: Chromium, _ name: String) throws {
+    func screenshot(_ b: any BrowserPage, _ name: String) throws {
         try b.saveScreenshot(name)
     }
 
@@ -138,23 +140,25 @@ import Testing
     }
 
     @Test("+1, +9, +99 clicked while the first still rolls: it settles on 109, reported once; then −1 → 108")
-    func quickClicks() throws {
+    func quickClicks() throws { try quickClicks(.chromium) }
+
+    func quickClicks(_ engine: Engine) throws {
         let server = try ServerProcess()
         // 0 → 1 rolls for 0.3 s (0.3 · 1 column · 1): the other two clicks come while it rolls, so
         // 10 waits and is replaced by 109, the only waiting change kept; 1 is never rested on.
-        // Three clicks are six DevTools round trips: on a loaded machine they can take longer than
-        // the roll, which is this scenario's premise, not its result; then it is set up again in a
-        // fresh room (at most three times).
-        var t = 0.0
+        // Three clicks are six DevTools round trips, or 0.15 s of WebDriver actions: on a loaded
+        // machine they can take longer than the roll, which is this scenario's premise, not its
+        // result; then it is set up again in a fresh room (at most three times).
         var clicking = Double.infinity
-        var b: Chromium!
+        var b: (any BrowserPage)!
         for attempt in 1...3 where clicking >= 0.3 {
             b?.close()
-            b = try open(server, room: "clicks\(attempt)")
+            b = try open(server, room: "clicks\(attempt)", engine)
+            let clicks = try tap(b, "rollerPlus1", hold: 0.03)
+                .followed(by: tap(b, "rollerPlus9", hold: 0.03), after: 0.03)
+                .followed(by: tap(b, "rollerPlus99", hold: 0.03), after: 0.03)
             let started = Date()
-            try click(b, "rollerPlus1", t: &t)
-            try click(b, "rollerPlus9", t: &t)
-            try click(b, "rollerPlus99", t: &t)
+            try b.perform(clicks)
             clicking = Date().timeIntervalSince(started)
         }
         defer { b.close() }
@@ -167,7 +171,7 @@ import Testing
         #expect(try status(b) == "109|109")
         #expect(try b.spoken() == ["109"], "the live region hears the settled number only")
 
-        try click(b, "rollerMinus1", t: &t)
+        try click(b, "rollerMinus1")
         try waitForValues(b, 2)
         #expect(try values(b) == ["value 109 109 true", "value 108 108 true"])
         try b.waitFor("\(Self.roller).textContent === '108'", timeout: 5)
@@ -188,8 +192,7 @@ import Testing
         defer { b.close() }
         let c = Self.centre("rollerPlus1")
         let p = try b.css(c.x, c.y)
-        var t = Date().timeIntervalSince1970
-        try b.mouse("mousePressed", x: p.x, y: p.y, timestamp: t)
+        try b.perform(Gesture().then(.down, x: p.x, y: p.y, at: 0))
         try b.waitFor("\(Self.button("rollerPlus1")).getAttribute('aria-valuetext') === 'pressed'", timeout: 5)
         try b.waitFor("\(Self.fill("rollerPlus1")) === '\(Self.accent)'", timeout: 5)
         try screenshot(b, "roller-pressed")
@@ -199,22 +202,21 @@ import Testing
 
         // Off the button (into the space below the row, then outside the canvas): not pressed.
         let below = try b.css(c.x, 190)
+        var off = Gesture()
         for i in 1...5 {
-            t += 0.016
-            try b.mouse("mouseMoved", x: p.x, y: p.y + (below.y - p.y) * Double(i) / 5, timestamp: t)
+            off = off.then(.move, x: p.x, y: p.y + (below.y - p.y) * Double(i) / 5, at: 0.016 * Double(i))
         }
+        try b.perform(off)
         try b.waitFor("\(Self.button("rollerPlus1")).getAttribute('aria-valuetext') === null", timeout: 5)
         try b.waitFor("\(Self.fill("rollerPlus1")) === '\(Self.surface)'", timeout: 5)
         let outside = try b.css(c.x, 260)
-        t += 0.016
-        try b.mouse("mouseMoved", x: outside.x, y: outside.y, timestamp: t)
-        t += 0.05
-        try b.mouse("mouseReleased", x: outside.x, y: outside.y, timestamp: t)
+        try b.perform(
+            Gesture().then(.move, x: outside.x, y: outside.y, at: 0.016).then(
+                .up, x: outside.x, y: outside.y, at: 0.066))
 
         // The server applies one connection's input in order: a press of +9 after the release
         // settles on 9, not 10, and is the only value the roller reports.
-        t += 0.1
-        try click(b, "rollerPlus9", t: &t)
+        try click(b, "rollerPlus9")
         try waitForValues(b, 1)
         #expect(try values(b) == ["value 9 9 true"], "the release outside +1 added nothing")
         try b.waitFor("\(Self.roller).textContent === '9'", timeout: 5)
@@ -228,11 +230,9 @@ import Testing
         let server = try ServerProcess()
         let b = try open(server, room: "keys")
         defer { b.close() }
-        let picker = BrowserPickerTests()
-
         _ = try b.evaluate("\(Self.button("rollerPlus9")).focus()")
         #expect(try b.evaluate("document.activeElement?.dataset.widget") as? String == "rollerPlus9")
-        try picker.press(b, "Enter", code: "Enter", keyCode: 13)
+        try b.press("Enter")
         try waitForValues(b, 1)
         #expect(try values(b) == ["value 9 9 true"])
         try b.waitFor("\(Self.roller).textContent === '9'", timeout: 5)
@@ -240,11 +240,11 @@ import Testing
         #expect(try b.spoken() == ["9"])
 
         // Tab moves on to −1 past +99 (every button is focusable, in row order).
-        try picker.press(b, "Tab", code: "Tab", keyCode: 9)
+        try b.press("Tab")
         #expect(try b.evaluate("document.activeElement?.dataset.widget") as? String == "rollerPlus99")
-        try picker.press(b, "Tab", code: "Tab", keyCode: 9)
+        try b.press("Tab")
         #expect(try b.evaluate("document.activeElement?.dataset.widget") as? String == "rollerMinus1")
-        try picker.press(b, " ", code: "Space", keyCode: 32)
+        try b.press(" ")
         try waitForValues(b, 2)
         #expect(try values(b) == ["value 9 9 true", "value 8 8 true"])
         try b.waitFor("\(Self.roller).textContent === '8'", timeout: 5)
@@ -259,8 +259,7 @@ import Testing
         let b = try open(server, room: "random")
         defer { b.close() }
         let before = try b.evaluate("observed.frames") as? Int ?? 0
-        var t = 0.0
-        try click(b, "rollerRandom", t: &t)
+        try click(b, "rollerRandom")
 
         // Mid-roll (20 frames in): unless it has settled already, the status still shows 0 (the
         // settled number; events come before the semantics they cause) and nothing was spoken.

@@ -19,16 +19,9 @@ import Testing
         return browser
     }
 
-    /// A slow drag with timestamps 16 ms apart, still for 100 ms before release (no fling).
-    func drag(_ b: Chromium, from x0: Double, by dx: Double, steps: Int = 20, t0: inout Double) throws {
-        try b.mouse("mousePressed", x: x0, y: Self.rulerY, timestamp: t0)
-        for i in 1...steps {
-            try b.mouse(
-                "mouseMoved", x: x0 + dx * Double(i) / Double(steps), y: Self.rulerY, timestamp: t0 + 0.016 * Double(i))
-        }
-        t0 += 0.016 * Double(steps) + 0.1
-        try b.mouse("mouseReleased", x: x0 + dx, y: Self.rulerY, timestamp: t0)
-        t0 += 0.5
+    /// A slow drag, moves 16 ms apart, still for 100 ms before release (no fling).
+    func drag(_ b: any BrowserPage, from x0: Double, by dx: Double, steps: Int = 20) throws {
+        try b.perform(.stroke(from: x0, Self.rulerY, by: dx, 0, steps: steps, interval: 0.016, hold: 0.1))
     }
 
     @Test("dragging left by 100 pt raises aria-valuenow by 1.0; ten such drags by 10.0")
@@ -38,11 +31,10 @@ import Testing
         defer { b.close() }
         let start = try #require(b.evaluate(Self.value) as? Double)
         #expect(start == 72.5)
-        var t = Date().timeIntervalSince1970
-        try drag(b, from: 300, by: -100, t0: &t)
+        try drag(b, from: 300, by: -100)
         // WIDGETS.md §1: ticks 10 pt apart, 0.1 kg each → 100 pt is 1.0 kg.
         try b.waitFor("Math.abs(\(Self.value) - \(start + 1.0)) < 0.05", timeout: 5)
-        for _ in 1...9 { try drag(b, from: 300, by: -100, t0: &t) }
+        for _ in 1...9 { try drag(b, from: 300, by: -100) }
         try b.waitFor("Math.abs(\(Self.value) - \(start + 10.0)) < 0.05", timeout: 10)
         let text =
             try b.evaluate("document.querySelector('[data-widget=ruler]').getAttribute('aria-valuetext')") as? String

@@ -212,10 +212,9 @@ import Testing
             """)
         let roller = BrowserRollerTests()
         let status = "\(BrowserRollerTests.roller).textContent"
-        var t = 0.0
 
         // Motion as usual: 0 → 1 rolls (0.3 s), so the band shows steps in between.
-        try roller.click(b, "rollerPlus1", t: &t)
+        try roller.click(b, "rollerPlus1")
         try b.waitFor("\(status) === '1'", timeout: 10)
         let rolling = try #require(b.evaluate("rollerImages.length") as? Double)
         #expect(rolling > 2, "0 → 1 with motion: \(rolling) distinct images")
@@ -227,7 +226,7 @@ import Testing
         try b.waitFor("presenceObserved.sent.some(s => s.m.type === 'preferences')", timeout: 5)
         _ = try b.evaluate("rollerImages.splice(0, rollerImages.length - 1).length")
         let before = try #require(b.evaluate("observed.frames") as? Double)
-        try roller.click(b, "rollerPlus99", t: &t)
+        try roller.click(b, "rollerPlus99")
         // The roll still takes its time on the server (the state is shared); then it settles.
         try b.waitFor("\(status) === '100'", timeout: 10)
         try b.waitFor("observed.frames > \(before) && performance.now() - observed.lastFrameAt > 300", timeout: 10)

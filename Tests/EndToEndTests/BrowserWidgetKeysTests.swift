@@ -84,16 +84,11 @@ import Testing
             server.httpURL + "?scene=roller&room=button-keys",
             ready: "document.querySelectorAll('#semantics [role=button]').length === 5")
         defer { b.close() }
-        let keyboard = BrowserPickerTests()
         var count = 0
         /// Focuses button `id`, presses `key` and returns the roller's next final value.
         func press(_ id: String, _ key: String) throws -> Double? {
             _ = try b.evaluate("\(Self.widget(id)).focus()")
-            if key == "Enter" {
-                try keyboard.press(b, "Enter", code: "Enter", keyCode: 13)
-            } else {
-                try keyboard.press(b, " ", code: "Space", keyCode: 32)
-            }
+            try b.press(key)
             count += 1
             try b.waitFor("\(Self.finals("roller")).length >= \(count)", timeout: 10)
             return try b.evaluate("\(Self.finals("roller"))[\(count - 1)].value") as? Double

@@ -59,7 +59,7 @@ import WebSocketClient
             while true {
                 // Ports picked now may be taken before nginx binds them: then again with others.
                 let (http, tls, front) = (
-                    try LoopbackSocket.freePort(), try LoopbackSocket.freePort(), try LoopbackSocket.freePort()
+                    try LoopbackPort.free(), try LoopbackPort.free(), try LoopbackPort.free()
                 )
                 let placed = try site.replacing(required: "listen 80;", with: "listen 127.0.0.1:\(http);")
                     .replacing(required: "listen 443 ssl;", with: "listen 127.0.0.1:\(tls) ssl;")

@@ -4,18 +4,21 @@ import WebSocketClient
 
 /// Proves the end-to-end harness works before any product code is involved: the browser driver
 /// (the WebSocket client on its own: WebSocketClientTests; the server launcher: LoopbackToolsTests).
+/// The bodies that take an `Engine` run in Firefox too (`BrowserFirefoxTests.Harness`).
 
 /// A `data:` URL for an HTML snippet (base64, so no character needs escaping).
-private func page(_ html: String) -> String {
+func dataPage(_ html: String) -> String {
     "data:text/html;base64," + Data(html.utf8).base64EncodedString()
 }
 
 @Suite("Harness: headless Chromium over CDP", .serialized)
 struct ChromiumHarnessTests {
-    @Test func evaluatesJavaScriptInAPage() throws {
-        let browser = try Chromium()
+    @Test func evaluatesJavaScriptInAPage() throws { try Self.evaluatesJavaScriptInAPage(.chromium) }
+
+    static func evaluatesJavaScriptInAPage(_ engine: Engine) throws {
+        let browser = try engine.openPage()
         defer { browser.close() }
-        try browser.navigate(page("<p id=greeting>hello</p>"))
+        try browser.navigate(dataPage("<p id=greeting>hello</p>"))
 
         #expect(try browser.evaluate("1+2") as? Int == 3)
         #expect(try browser.evaluate("document.getElementById('greeting').textContent") as? String == "hello")
@@ -26,9 +29,13 @@ struct ChromiumHarnessTests {
     }
 
     @Test func waitForEndsWhenAConditionBecomesTrue() throws {
-        let browser = try Chromium()
+        try Self.waitForEndsWhenAConditionBecomesTrue(.chromium)
+    }
+
+    static func waitForEndsWhenAConditionBecomesTrue(_ engine: Engine) throws {
+        let browser = try engine.openPage()
         defer { browser.close() }
-        try browser.navigate(page("<script>setTimeout(() => { window.ready = true; }, 300);</script>"))
+        try browser.navigate(dataPage("<script>setTimeout(() => { window.ready = true; }, 300);</script>"))
 
         #expect(try browser.evaluate("window.ready === true") as? Bool == false)
         try browser.waitFor("window.ready === true", timeout: 5)
@@ -42,7 +49,7 @@ struct ChromiumHarnessTests {
         defer { browser.close() }
         try browser.setViewport(width: 400, height: 300)
         try browser.navigate(
-            page(
+            dataPage(
                 """
                 <body style="margin:0;height:100vh"><script>
                 window.clicks = [];
@@ -60,7 +67,7 @@ struct ChromiumHarnessTests {
         let browser = try Chromium()
         defer { browser.close() }
         try browser.navigate(
-            page(
+            dataPage(
                 """
                 <body style="margin:0;height:100vh"><script>
                 window.moves = [];
@@ -80,11 +87,13 @@ struct ChromiumHarnessTests {
         #expect(try browser.evaluate("moves.map(m => m.buttons)") as? [Int] == [1, 1])
     }
 
-    @Test func screenshotIsAPNGOfTheViewport() throws {
-        let browser = try Chromium()
+    @Test func screenshotIsAPNGOfTheViewport() throws { try Self.screenshotIsAPNGOfTheViewport(.chromium) }
+
+    static func screenshotIsAPNGOfTheViewport(_ engine: Engine) throws {
+        let browser = try engine.openPage()
         defer { browser.close() }
         try browser.setViewport(width: 320, height: 200, deviceScaleFactor: 2)
-        try browser.navigate(page("<body style='background:#3a6'></body>"))
+        try browser.navigate(dataPage("<body style='background:#3a6'></body>"))
 
         let png = [UInt8](try browser.screenshot())
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
@@ -95,12 +104,15 @@ struct ChromiumHarnessTests {
             : (0, 0)
         #expect(size == (640, 400))
 
-        // Saved as a test artefact: the same PNG, under its name, replacing an earlier run's.
+        // Saved as a test artefact: the same PNG, under its name (Firefox's prefixed), replacing an
+        // earlier run's.
         let name = "harness-viewport"
+        let file = TestArtifacts.screenshots.appendingPathComponent(
+            engine == .chromium ? "\(name).png" : "\(engine)-\(name).png")
         try FileManager.default.createDirectory(at: TestArtifacts.screenshots, withIntermediateDirectories: true)
-        try Data("stale".utf8).write(to: TestArtifacts.screenshots.appendingPathComponent("\(name).png"))
+        try Data("stale".utf8).write(to: file)
         let saved = try browser.saveScreenshot(name)
-        #expect(saved.file == TestArtifacts.screenshots.appendingPathComponent("\(name).png"))
+        #expect(saved.file == file)
         #expect(try Data(contentsOf: saved.file) == saved.png)
         #expect(Array(saved.png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
     }
@@ -126,21 +138,29 @@ struct ChromiumHarnessTests {
     }
 
     @Test func consoleMessagesAndExceptionsAreCollected() throws {
-        let browser = try Chromium()
+        try Self.consoleMessagesAndExceptionsAreCollected(.chromium)
+    }
+
+    static func consoleMessagesAndExceptionsAreCollected(_ engine: Engine) throws {
+        let browser = try engine.openPage()
         defer { browser.close() }
         try browser.navigate(
-            page(
+            dataPage(
                 """
                 <script>
                 console.log('hello', 42);
+                console.error('bad');
                 setTimeout(() => { throw new Error('boom'); });
-                setTimeout(() => { window.done = true; }, 50);
                 </script>
                 """))
-        try browser.waitFor("window.done", timeout: 5)
+        // The messages come as events, read while replies are awaited: round trips until the last is in.
+        let boom = { browser.consoleMessages.contains { $0.hasPrefix("exception:") && $0.contains("boom") } }
+        let deadline = Deadline(seconds: 5)
+        while !boom(), !deadline.hasPassed { _ = try browser.evaluate("new Promise(r => setTimeout(r, 20))") }
 
         #expect(browser.consoleMessages.contains("log: hello 42"))
-        #expect(browser.consoleMessages.contains { $0.hasPrefix("exception:") && $0.contains("boom") })
+        #expect(browser.consoleMessages.contains("error: bad"))
+        #expect(boom(), "\(browser.consoleMessages)")
     }
 
     @Test func closeEndsTheBrowserAndRemovesItsProfile() throws {

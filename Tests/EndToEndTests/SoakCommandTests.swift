@@ -185,6 +185,58 @@ import Testing
         #expect(!failures.isEmpty && failures.keys.allSatisfy { $0.hasPrefix("hello-less:") }, "\(failures)")
     }
 
+    /// `widget-load soak` with a server it starts itself (`--state scratch`, the default), the
+    /// replay alone: the store check after it, and the report.
+    private func scratchSoak(_ arguments: [String]) throws -> (code: Int32?, output: String, report: [String: Any]?) {
+        let child = try ChildProcess(
+            executable: Self.binary,
+            arguments: ["soak", "--cycles", "0", "--minutes", "0.2", "--hostile-rounds", "0", "--traces", Self.traces]
+                + ["--public", PackagePaths.publicDirectory.path] + arguments)
+        defer { child.stop() }
+        #expect(child.waitForExit(timeout: 120), "the soak did not stop by itself")
+        _ = child.output.waitForLine(timeout: 5) { _ in false }
+        return (child.exitCode, child.output.text, report(child.output.text))
+    }
+
+    @Test(
+        "--state scratch: the replay's rooms are written to the state file and come back as they were after a restart"
+    )
+    func storeRestart() throws {
+        let (code, output, json) = try scratchSoak([])
+        #expect(code == 0, "\(output)")
+        let r = try #require(json, "\(output)")
+        #expect(r["state"] as? String == "scratch")
+        let store = try #require(r["store"] as? [String: Any], "\(output)")
+        #expect(store["rooms"] as? [String] == ["soak-replay-0", "soak-replay-1", "soak-replay-2"])
+        #expect(try #require(store["writes"] as? Int) > 0)
+        #expect(store["writeFailures"] as? Int == 0)
+        // docs/STATE.md: a restart restores every stored room (all live: under --max-rooms).
+        #expect(store["restored"] as? Int == 3, "\(store)")
+        #expect(store["same"] as? Int == 3, "\(store)")
+        #expect((store["failures"] as? [String])?.isEmpty == true, "\(store)")
+        #expect(output.contains("Store: "), "\(output)")
+    }
+
+    @Test("a server that keeps no state although the soak gave it a file fails the soak, naming the store")
+    func storeNotUsed() throws {
+        // The real server, told --state none after the soak's --state (the last one counts).
+        let scratch = try StateFile()
+        let server = scratch.directory.appendingPathComponent("stateless-server").path
+        let script = "#!/bin/sh\nexec '\(Products.path("widget-server"))' \"$@\" --state none\n"
+        try script.write(toFile: server, atomically: true, encoding: .utf8)
+        #expect(chmod(server, 0o755) == 0)
+        let (code, output, json) = try scratchSoak(["--server", server])
+        #expect(code == 1, "\(output)")
+        #expect(json?["passed"] as? Bool == false, "\(output)")
+        let problems = json?["problems"] as? [String] ?? []
+        #expect(problems.contains("the store: the server wrote nothing to its state file"), "\(problems)")
+        #expect(
+            problems.contains("the store: the restarted server restored no room from the state file"), "\(problems)")
+        // Its rooms came back fresh, not as the replay left them.
+        #expect(problems.contains { $0.hasPrefix("the store: room soak-replay-") }, "\(problems)")
+        #expect(problems.allSatisfy { $0.hasPrefix("the store: ") }, "\(problems)")
+    }
+
     @Test("with --url the server's pid is required: the soak reads its descriptors and memory")
     func needsPID() throws {
         let child = try ChildProcess(

@@ -7,10 +7,6 @@ import Testing
 /// Headroom the queues under test reserve (any value works; lws's is the server's business).
 let testHeadroom = 16
 
-extension SharedPayload {
-    var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
-}
-
 /// A room whose frames, semantics and presence are labels, so a transcript reads "bin:full#3".
 final class FakeRoom: RoomFeed {
     private(set) var semanticsVersion = 1

@@ -25,10 +25,12 @@ final class FakeWire: Wire {
     private(set) var writesRequested: [UInt64] = []
     private(set) var ticksRequested: [Double] = []
     private(set) var sweepsRequested: [Double] = []
+    private(set) var leaseTicksRequested: [Double] = []
     /// When the tick timer fires (fake time), nil: not set.
     var tickDue: Double?
     init(clock: FakeClock) { self.clock = clock }
     func requestWrite(_ client: UInt64) { writesRequested.append(client) }
+    func requestLeaseTick(after seconds: Double) { leaseTicksRequested.append(seconds) }
     func requestTick(after seconds: Double) {
         ticksRequested.append(seconds)
         tickDue = clock.now + seconds
@@ -45,7 +47,7 @@ final class BoardHarness {
 
     init(
         slowReader: SlowReaderRule = SlowReaderRule(), maxRooms: Int = 256, record: String? = nil,
-        store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil
+        store: (any RoomStore)? = nil, scheduler: (any Scheduler)? = nil, cluster: ClusterMembership? = nil
     ) throws {
         var config = ServerConfig(publicDirectory: "/nonexistent")
         config.slowReader = slowReader
@@ -54,7 +56,7 @@ final class BoardHarness {
         wire = FakeWire(clock: clock)
         board = try Switchboard(
             config: config, logger: log.logger, store: store, clock: clock.clock, scheduler: scheduler,
-            headroom: testHeadroom)
+            headroom: testHeadroom, cluster: cluster)
         board.wire = wire
     }
 
@@ -208,7 +210,7 @@ final class BoardHarness {
 /// The directory as a session joins through it, for session transcripts.
 struct DirectoryJoining: RoomJoining {
     let directory: RoomDirectory
-    func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError> {
-        directory.join(room, scene: scene, client: client, now: now, wall: 1000).0.map { $0 }
+    func join(_ room: String, scene: String?, client: UInt64, now: Double) -> JoinAnswer {
+        JoinAnswer(directory.join(room, scene: scene, client: client, now: now, wall: 1000).0)
     }
 }

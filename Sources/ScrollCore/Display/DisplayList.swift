@@ -125,8 +125,8 @@ public struct DisplayList: Sendable, Equatable {
     private mutating func u16(_ v: UInt16) { append16(&bytes, v) }
 }
 
-/// Little-endian writers shared by the display list and the frame encoder.
-func append16(_ b: inout [UInt8], _ v: UInt16) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
-func append32(_ b: inout [UInt8], _ v: UInt32) {
+/// Little-endian writers shared by the display list, the frame encoder and the cluster's relay messages.
+package func append16(_ b: inout [UInt8], _ v: UInt16) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
+package func append32(_ b: inout [UInt8], _ v: UInt32) {
     b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8 & 0xFF)); b.append(UInt8(v >> 16 & 0xFF)); b.append(UInt8(v >> 24))
 }

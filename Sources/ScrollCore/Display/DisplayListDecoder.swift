@@ -51,26 +51,26 @@ public struct DisplayListDecodingError: Error, Equatable, CustomStringConvertibl
 }
 
 /// Reads little-endian fields; every read is bounds-checked.
-struct ByteReader {
-    let bytes: [UInt8]
-    var offset: Int
+package struct ByteReader {
+    package let bytes: [UInt8]
+    package var offset: Int
 
-    init(_ bytes: [UInt8], offset: Int = 0) { self.bytes = bytes; self.offset = offset }
+    package init(_ bytes: [UInt8], offset: Int = 0) { self.bytes = bytes; self.offset = offset }
 
-    var isAtEnd: Bool { offset >= bytes.count }
+    package var isAtEnd: Bool { offset >= bytes.count }
 
-    mutating func u8() throws -> UInt8 {
+    package mutating func u8() throws -> UInt8 {
         guard offset < bytes.count else { throw DisplayListDecodingError(offset: offset, reason: "truncated") }
         defer { offset += 1 }
         return bytes[offset]
     }
-    mutating func u16() throws -> UInt16 { UInt16(try u8()) | UInt16(try u8()) << 8 }
-    mutating func u32() throws -> UInt32 { UInt32(try u16()) | UInt32(try u16()) << 16 }
-    mutating func f32() throws -> Double { Double(Float(bitPattern: try u32())) }
-    mutating func f64() throws -> Double {
+    package mutating func u16() throws -> UInt16 { UInt16(try u8()) | UInt16(try u8()) << 8 }
+    package mutating func u32() throws -> UInt32 { UInt32(try u16()) | UInt32(try u16()) << 16 }
+    package mutating func f32() throws -> Double { Double(Float(bitPattern: try u32())) }
+    package mutating func f64() throws -> Double {
         Double(bitPattern: UInt64(try u32()) | UInt64(try u32()) << 32)
     }
-    mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
+    package mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
         guard n >= 0, offset + n <= bytes.count else {
             throw DisplayListDecodingError(offset: offset, reason: "truncated (wanted \(n) bytes)")
         }

@@ -16,6 +16,11 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         case serverFull = "server_full"
         case unknownScene = "unknown_scene"
         case sceneMismatch = "scene_mismatch"
+        /// A cluster node let go of the room (its lease ran out or another node took it): reconnect.
+        case roomMoved = "room_moved"
+        /// A cluster node cannot open the room now (the shared store is out of reach, or the room is
+        /// served on another server): try again.
+        case roomUnavailable = "room_unavailable"
     }
     public var code: Code
     public var message: String

@@ -33,3 +33,8 @@ func sweepCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = rs_timer_owner(sul) else { return }
     Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.sweep()
 }
+
+func leaseCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let owner = rs_timer_owner(sul) else { return }
+    Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.leaseTick()
+}

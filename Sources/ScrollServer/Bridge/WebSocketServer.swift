@@ -23,6 +23,9 @@ public final class WebSocketServer: @unchecked Sendable {
     private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
     private var tickTimer: UnsafeMutablePointer<rs_timer>?
     private var sweepTimer: UnsafeMutablePointer<rs_timer>?
+    private var leaseTimer: UnsafeMutablePointer<rs_timer>?
+    /// The cluster store's answers, from its worker thread to the service thread.
+    private let answers = PThreadLocked<[ClusterAnswer]>([])
     /// Wakes the service loop at the end of the shutdown grace (lws_service waits for events).
     private var wakeTimer: UnsafeMutablePointer<rs_timer>?
     private let stopping = Atomic<Bool>(false)
@@ -47,14 +50,24 @@ public final class WebSocketServer: @unchecked Sendable {
     private var batch: [OutboundMessage] = []
     private let framed = FramedWrite(headroom: SharedPayload.lwsHeadroom)
 
+    /// `cluster`: a cluster node (`--cluster`): rooms are served here once this node owns them,
+    /// their state kept in the cluster's store instead of `store`.
     public init(
-        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil
+        config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: RoomStore? = nil,
+        cluster: ClusterNode? = nil
     ) throws {
         self.config = config
         self.logger = logger
-        board = try Switchboard(config: config, logger: logger, scenes: scenes, store: store)
+        let membership = cluster.map {
+            ClusterMembership(node: $0.config.node, link: $0.link, timing: $0.config.timing)
+        }
+        board = try Switchboard(config: config, logger: logger, scenes: scenes, store: store, cluster: membership)
         http = try HTTPEdge(config: config, logger: logger, status: board)
         board.wire = self
+        cluster?.link.answered = { [answers, contextBox] answer in
+            answers.withLock { $0.append(answer) }
+            contextBox.withLock { handle in if let handle { lws_cancel_service(handle.pointer) } }
+        }
     }
 
     /// lws allocates this much per connection at the handshake. Messages are small (a pointer move
@@ -97,6 +110,7 @@ public final class WebSocketServer: @unchecked Sendable {
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
         tickTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         sweepTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        leaseTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         wakeTimer = rs_timer_new(nil)
         http.accepts.attach(ctx)
         return Int(rs_listen_port(ctx))
@@ -112,8 +126,8 @@ public final class WebSocketServer: @unchecked Sendable {
             http.accepts.checkFailedAccept()
         }
         shutDown(context)
-        for case let t? in [tickTimer, sweepTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
-        (tickTimer, sweepTimer, wakeTimer) = (nil, nil, nil)
+        for case let t? in [tickTimer, sweepTimer, leaseTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
+        (tickTimer, sweepTimer, leaseTimer, wakeTimer) = (nil, nil, nil, nil)
         http.accepts.detach()
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
@@ -130,7 +144,8 @@ public final class WebSocketServer: @unchecked Sendable {
         let open = board.goAway()
         let deadline = MonotonicClock.now() + config.shutdownGrace
         if let wakeTimer { rs_timer_schedule(context, wakeTimer, wakeCallback, Int64(config.shutdownGrace * 1e6)) }
-        while !connections.isEmpty && MonotonicClock.now() < deadline {
+        // A cluster node also waits for its leases to be let go (its rooms' last state written).
+        while (!connections.isEmpty || !board.leasesReleased) && MonotonicClock.now() < deadline {
             if lws_service(context, 0) < 0 { break }
             flushSenders()
         }
@@ -174,6 +189,13 @@ public final class WebSocketServer: @unchecked Sendable {
             guard let id = clientID(user) else { return 0 }
             connections[id] = nil
             board.closed(id)
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            // Sent to every protocol of every vhost: the first one takes what is waiting.
+            for answer in answers.withLock({ queued in
+                defer { queued = [] }; return queued
+            }) {
+                board.clusterAnswered(answer)
+            }
         default:
             break
         }
@@ -282,6 +304,8 @@ extension WebSocketServer: Wire {
     package func requestTick(after seconds: Double) { schedule(tickTimer, tickCallback, after: seconds) }
 
     package func requestSweep(after seconds: Double) { schedule(sweepTimer, sweepCallback, after: seconds) }
+
+    package func requestLeaseTick(after seconds: Double) { schedule(leaseTimer, leaseCallback, after: seconds) }
 
     private func schedule(_ timer: UnsafeMutablePointer<rs_timer>?, _ callback: sul_cb_t, after seconds: Double) {
         guard let context, let timer else { return }

@@ -16,6 +16,18 @@ package final class MetricsExport {
         package var sent = SentCounts()
         package var stateWrites = 0
         package var stateWriteFailures = 0
+        /// A cluster node's (docs/CLUSTER.md); nil on a single server.
+        package var cluster: ClusterReading?
+        package init() {}
+    }
+
+    package struct ClusterReading: Equatable {
+        package var roomsOwned = 0
+        package var roomsRelayed = 0
+        /// Relays' clients in rooms owned here.
+        package var remoteClients = 0
+        package var roomsLost = 0
+        package var store = NATSClusterLink.Counts()
         package init() {}
     }
 
@@ -29,7 +41,8 @@ package final class MetricsExport {
     ]
     /// The close codes the server itself sends (docs/PROTOCOL.md, "Close codes").
     static let closeCodes = [
-        CloseCode.goingAway, CloseCode.policyViolation, CloseCode.messageTooBig, CloseCode.tryAgainLater,
+        CloseCode.goingAway, CloseCode.policyViolation, CloseCode.messageTooBig, CloseCode.serviceRestart,
+        CloseCode.tryAgainLater,
     ]
 
     private let registry = PrometheusCollectorRegistry()
@@ -74,6 +87,14 @@ package final class MetricsExport {
         }
         counter("widget_state_writes_total", [], reading.stateWrites)
         counter("widget_state_write_failures_total", [], reading.stateWriteFailures)
+        guard let cluster = reading.cluster else { return }
+        gauge("widget_cluster_rooms", [("role", "owned")], cluster.roomsOwned)
+        gauge("widget_cluster_rooms", [("role", "relayed")], cluster.roomsRelayed)
+        gauge("widget_cluster_relayed_clients", [], cluster.remoteClients)
+        counter("widget_cluster_rooms_lost_total", [], cluster.roomsLost)
+        counter("widget_cluster_store_failures_total", [], cluster.store.failedRequests)
+        counter("widget_cluster_publishes_dropped_total", [], cluster.store.droppedPublishes)
+        counter("widget_cluster_unreadable_total", [], cluster.store.unreadable)
     }
 
     private func counter(_ name: String, _ labels: [(String, String)], _ total: Int) {

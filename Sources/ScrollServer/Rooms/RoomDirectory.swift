@@ -32,6 +32,9 @@ package final class RoomDirectory {
     private var creations: [String: RateLimiter] = [:]
     package var creationRate = 1.0
     package var creationBurst = 120.0
+    /// False on a cluster node: a room out of memory is not kept here, since another node may own
+    /// it next (the shared store holds it).
+    package var keepsDormant = true
     private var live: [String: Entry] = [:]
     /// Stored rooms not in memory (evicted, or beyond `maxRooms` at start).
     private var dormant: [String: StoredRoom] = [:]
@@ -177,6 +180,23 @@ package final class RoomDirectory {
         if !entry.isStored { trim(&effects) }
     }
 
+    // MARK: a cluster's rooms
+
+    /// A room this node has just claimed comes back from the shared store's state (making way at
+    /// the cap); its clients then join it as usual. Refused state: they find no room and make it fresh.
+    package func adopt(_ saved: StoredRoom, now: Double, wall: Double) -> [DirectoryEffect] {
+        var effects: [DirectoryEffect] = []
+        guard live[saved.name] == nil, live.count < maxRooms || evictIdle(wall: wall, &effects) else { return effects }
+        if let entry = make(from: saved, now: now, wall: wall, &effects) { live[saved.name] = entry }
+        return effects
+    }
+
+    /// A room this node no longer owns goes, unsaved: its new owner writes it from now on.
+    package func drop(_ name: String) {
+        guard let entry = live.removeValue(forKey: name) else { return }
+        retiredFrames += entry.room.framesRendered
+    }
+
     // MARK: eviction, dormancy, waking
 
     /// At the room cap, the empty room idle longest goes dormant (its state kept by a store).
@@ -212,7 +232,7 @@ package final class RoomDirectory {
     /// (one visit) before rooms with history, each kind the one stored longest ago first. So
     /// strangers making rooms they use once cannot push out a room people came back to or shared.
     private func keep(_ saved: StoredRoom, _ effects: inout [DirectoryEffect]) {
-        guard maxStored != nil else { return }
+        guard maxStored != nil, keepsDormant else { return }
         dormant[saved.name] = saved
         trim(&effects)
     }

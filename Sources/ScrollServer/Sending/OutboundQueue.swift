@@ -180,6 +180,14 @@ package struct OutboundQueue {
     /// theme's), and nothing of the old theme is continued.
     package mutating func restartFrames() { frameSeq = 0 }
 
+    /// The client reads another room now (a cluster node took its room over, or the room got a new
+    /// owner): its next frame is a full one, and the room's semantics and presence go again.
+    package mutating func readsAnotherRoom() {
+        frameSeq = 0
+        semanticsSent = -1
+        presenceSent = -1
+    }
+
     /// Events for the client, at `now`. One that has taken nothing for `stallTimeout` while
     /// events waited, or has more than `maxQueuedBytes` of them waiting, has stopped reading:
     /// everything queued goes, and it is told why and closed.

@@ -26,4 +26,8 @@ package final class SharedPayload {
     package var bytes: UnsafeMutablePointer<UInt8> {
         (storage + headroom).assumingMemoryBound(to: UInt8.self)
     }
+
+    /// Copies of the message (a cluster's owner sends them to its relays).
+    package var byteArray: [UInt8] { Array(UnsafeBufferPointer(start: bytes, count: count)) }
+    package var text: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
 }

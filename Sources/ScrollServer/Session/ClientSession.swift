@@ -32,8 +32,25 @@ package final class ClientSession {
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)
     }
 
+    /// The hello of a room not here yet (`JoinAnswer.waiting`).
+    private var waitingHello: ClientMessage.Hello?
+    package var isWaiting: Bool { waitingHello != nil }
+    /// The room it waits for.
+    package var waitingRoom: String? { waitingHello?.room }
+    /// A room owned by another node that this one relays (docs/CLUSTER.md): messages go there as
+    /// they came, and the hello again whenever the room gets a new owner.
+    package private(set) var relayedRoom: String?
+    private var relayedHello: ClientMessage.Hello?
+    /// The scene the relayed client's hello named (a room made here when this node takes it over).
+    package var relayedScene: String? { relayedHello?.scene }
+    /// When its hello went to the relayed room's owner; nil once the owner welcomed it.
+    package private(set) var relayedHelloAt: Double?
+    package func welcomedByRelay() { relayedHelloAt = nil }
+
     /// No `hello` yet, and it was due by `now`.
-    package func helloOverdue(now: Double) -> Bool { room == nil && now - connectedAt >= Self.helloTimeout }
+    package func helloOverdue(now: Double) -> Bool {
+        room == nil && waitingHello == nil && relayedRoom == nil && now - connectedAt >= Self.helloTimeout
+    }
 
     /// Whether a pointer is down (the switchboard checks such sessions for quiet holders).
     package var holdsPointers: Bool { !pointersDown.isEmpty }
@@ -82,14 +99,24 @@ package final class ClientSession {
             return join(hello, now: now, rooms: rooms)
         case .ping(let t):
             return [.pong(t: t)]
+        case .preferences(let themeName, let reducedMotion) where relayedRoom != nil:
+            // Its owner draws the frames of the new theme; this node sends them.
+            let restart: [SessionEffect] = prefer(themeName, reducedMotion) ? [.restartFrames] : []
+            return restart + [.forward(text)]
         default:
-            guard let room else { return [.refuse(ProtocolError(.notReady, "send hello before input"))] }
+            if relayedRoom != nil { return [.forward(text)] }
+            guard let room else {
+                let waiting = "the room is not ready yet; send input after the welcome"
+                return [.refuse(ProtocolError(.notReady, waitingHello == nil ? "send hello before input" : waiting))]
+            }
             return input(message, in: room, now: now)
         }
     }
 
     /// The connection ended: a pointer it held is let go as if lifted.
     package func leave(now: Double) -> [SessionEffect] {
+        // A relayed room's owner is told by the switchboard, which knows the relay's clients.
+        if relayedRoom != nil { return [] }
         guard let room else { return [] }
         return [
             .recordLeave(roomTime: room.sceneTime(now)), .left(room: room.name),
@@ -105,12 +132,7 @@ package final class ClientSession {
             // For the others' eyes only: no widget gets it, no trace keeps it.
             return room.needsTick ? [.tick] : []
         case let .preferences(themeName, reducedMotion):
-            let named = themeName.flatMap(Theme.named) ?? theme
-            let wanted = named.reducingMotion(reducedMotion ?? theme.reducedMotion)
-            // Unchanged: nothing to redraw (a repeated message must not buy full frames).
-            guard wanted.renderKey != theme.renderKey else { return [] }
-            theme = wanted
-            return [.restartFrames]
+            return prefer(themeName, reducedMotion) ? [.restartFrames] : []
         default:
             break
         }
@@ -129,7 +151,7 @@ package final class ClientSession {
     }
 
     private func join(_ hello: ClientMessage.Hello, now: Double, rooms: some RoomJoining) -> [SessionEffect] {
-        guard room == nil else {
+        guard room == nil && waitingHello == nil && relayedRoom == nil else {
             return [.refuse(ProtocolError(.badMessage, "hello was already received on this connection"))]
         }
         guard hello.version == ProtocolVersion.current else {
@@ -138,18 +160,82 @@ package final class ClientSession {
             return [.close(ProtocolError(.protocolMismatch, message))]
         }
         switch rooms.join(hello.room, scene: hello.scene, client: id, now: now) {
-        case .failure(let refusal):
+        case .refused(let refusal):
             return [.close(refusal)]
-        case .success(let joined):
-            room = joined
-            theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
-            let color = joined.join(name)
-            // Everyone else sees the newcomer in the next presence message (publish).
-            return [
-                .welcome(joined.welcome(client: name, color: color, theme: theme.name)),
-                .joined(room: joined.name), .publish([]),
-            ]
+        case .waiting:
+            waitingHello = hello
+            return []
+        case .joined(let joined):
+            return enter(joined, hello: hello)
         }
+    }
+
+    /// The client's theme follows its preferences; false when unchanged (a repeated message must
+    /// not buy full frames).
+    private func prefer(_ themeName: String?, _ reducedMotion: Bool?) -> Bool {
+        let named = themeName.flatMap(Theme.named) ?? theme
+        let wanted = named.reducingMotion(reducedMotion ?? theme.reducedMotion)
+        guard wanted.renderKey != theme.renderKey else { return false }
+        theme = wanted
+        return true
+    }
+
+    /// The room this session waits for is owned by another node: relayed from there. Its hello
+    /// goes to the owner, whose welcome comes back.
+    package func relay(_ roomName: String, now: Double) -> [SessionEffect] {
+        guard let hello = waitingHello ?? relayedHello, room == nil else { return [] }
+        waitingHello = nil
+        relayedHelloAt = now
+        relayedRoom = roomName
+        relayedHello = hello
+        theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
+        return [.forwardHello(helloAgain()!)]
+    }
+
+    /// The hello a relayed client sends its room's owner, in the theme it has now (the owner draws
+    /// for it); nil once the owner welcomed it.
+    package func helloAgain() -> String? {
+        guard var hello = relayedHello, relayedHelloAt != nil else { return nil }
+        hello.theme = theme.name
+        hello.reducedMotion = theme.reducedMotion
+        return ClientMessage.hello(hello).encoded()
+    }
+
+    /// The relayed room is owned here now: the client joins it as if it had just said hello.
+    package func adopt(_ owned: any SessionRoom) -> [SessionEffect] {
+        guard let hello = relayedHello, room == nil else { return [] }
+        relayedRoom = nil
+        relayedHello = nil
+        relayedHelloAt = nil
+        var now = hello
+        now.theme = theme.name
+        now.reducedMotion = theme.reducedMotion
+        return enter(owned, hello: now)
+    }
+
+    /// The room this session waits for is here now.
+    package func roomReady(_ ready: any SessionRoom) -> [SessionEffect] {
+        guard let hello = waitingHello, room == nil else { return [] }
+        waitingHello = nil
+        return enter(ready, hello: hello)
+    }
+
+    /// The room this session waits for cannot be had: the connection closes with why.
+    package func roomUnavailable(_ error: ProtocolError) -> [SessionEffect] {
+        guard waitingHello != nil else { return [] }
+        waitingHello = nil
+        return [.close(error)]
+    }
+
+    private func enter(_ joined: any SessionRoom, hello: ClientMessage.Hello) -> [SessionEffect] {
+        room = joined
+        theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
+        let color = joined.join(name)
+        // Everyone else sees the newcomer in the next presence message (publish).
+        return [
+            .welcome(joined.welcome(client: name, color: color, theme: theme.name)),
+            .joined(room: joined.name), .publish([]),
+        ]
     }
 
     /// Keeps at most `maxPointersDown` pointers down; a down beyond that is refused (returned).

@@ -8,6 +8,8 @@ package enum CloseCode {
     package static let invalidPayload: UInt16 = 1007
     package static let policyViolation: UInt16 = 1008
     package static let messageTooBig: UInt16 = 1009
+    /// A cluster node let go of the room: reconnecting reaches its new owner.
+    package static let serviceRestart: UInt16 = 1012
     package static let tryAgainLater: UInt16 = 1013
 }
 
@@ -16,7 +18,8 @@ extension ProtocolError.Code {
     package var closeCode: UInt16 {
         switch self {
         case .tooLarge: CloseCode.messageTooBig
-        case .serverFull, .rateLimited: CloseCode.tryAgainLater
+        case .serverFull, .rateLimited, .roomUnavailable: CloseCode.tryAgainLater
+        case .roomMoved: CloseCode.serviceRestart
         default: CloseCode.policyViolation
         }
     }

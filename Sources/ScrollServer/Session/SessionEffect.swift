@@ -27,4 +27,9 @@ package enum SessionEffect: Equatable {
     case tick
     /// The client's theme changed: its next frame is a full one in the new theme.
     case restartFrames
+    /// A client of a room relayed from another node (docs/CLUSTER.md): this message goes to the
+    /// room's owner as the client sent it.
+    case forward(String)
+    /// Its hello goes to the relayed room's owner (again after an owner change).
+    case forwardHello(String)
 }

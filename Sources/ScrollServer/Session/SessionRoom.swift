@@ -25,5 +25,20 @@ package protocol SessionRoom: RoomFeed {
 
 /// How a session gets into a room (the `RoomDirectory`, through the switchboard).
 package protocol RoomJoining {
-    func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
+    func join(_ room: String, scene: String?, client: UInt64, now: Double) -> JoinAnswer
+}
+
+package enum JoinAnswer {
+    case joined(any SessionRoom)
+    case refused(ProtocolError)
+    /// The room is not here yet (a cluster node claiming it): the switchboard calls
+    /// `ClientSession.roomReady` or `roomUnavailable` when it knows.
+    case waiting
+
+    package init(_ result: Result<some SessionRoom, ProtocolError>) {
+        switch result {
+        case .success(let joined): self = .joined(joined)
+        case .failure(let refusal): self = .refused(refusal)
+        }
+    }
 }

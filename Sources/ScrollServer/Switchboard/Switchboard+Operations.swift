@@ -12,6 +12,17 @@ extension Switchboard: OperationsStatus {
             reading.stateWrites = health.writes
             reading.stateWriteFailures = health.failures
         }
+        if let cluster {
+            var c = MetricsExport.ClusterReading()
+            c.roomsOwned = cluster.ownership.owned.count
+            c.roomsRelayed = cluster.relayed.count
+            c.remoteClients = cluster.remoteIDs.count
+            c.roomsLost = cluster.roomsLost
+            c.store = cluster.link.counts
+            reading.cluster = c
+            reading.stateWrites = cluster.stateWrites
+            reading.stateWriteFailures = cluster.stateWriteFailures
+        }
         return metrics.text(counters, reading)
     }
 

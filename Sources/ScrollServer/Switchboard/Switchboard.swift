@@ -11,11 +11,21 @@ package final class Switchboard {
         package var outbound: OutboundQueue
         /// The peer's address (new rooms are rate-limited per address).
         package let address: String
+        /// A cluster relay's client in a room owned here: what it is sent goes to the relay.
+        var remote: ClusterMembership.RemoteClient?
+        /// A client of a room owned by another node: it reads the room as relayed here.
+        var relayed: RelayedRoom?
+
+        init(session: ClientSession, outbound: OutboundQueue, address: String) {
+            self.session = session
+            self.outbound = outbound
+            self.address = address
+        }
     }
 
     let config: ServerConfig
     let logger: Logger
-    private let clock: ServerClock
+    let clock: ServerClock
     package let directory: RoomDirectory
     let traces: TraceDirectory?
     let writer: StateWriter?
@@ -23,10 +33,12 @@ package final class Switchboard {
     /// What was sent and received, counted as it happens (`/metrics`).
     package let counters: ServerCounters
     let metrics: MetricsExport
+    /// Set on a cluster node (`--cluster`): rooms are served here once this node owns them.
+    package let cluster: ClusterMembership?
 
-    package private(set) var clients: [UInt64: Client] = [:]
+    package internal(set) var clients: [UInt64: Client] = [:]
     /// Connections that have not joined a room yet (capped: `config.maxUnjoinedClients`).
-    private var unjoined = 0
+    var unjoined = 0
     /// When the wire's tick timer is set to fire (nil: not set).
     var tickTimerAt: Double?
     private var sweepScheduled = false
@@ -36,8 +48,9 @@ package final class Switchboard {
     package init(
         config: ServerConfig, logger: Logger, scenes: SceneCatalog = .standard, store: (any RoomStore)? = nil,
         clock: ServerClock = .system, scheduler: (any Scheduler)? = nil, headroom: Int = SharedPayload.lwsHeadroom,
-        metrics: MetricsExport = MetricsExport()
+        metrics: MetricsExport = MetricsExport(), cluster: ClusterMembership? = nil
     ) throws {
+        self.cluster = cluster
         self.config = config
         self.logger = logger
         self.clock = clock
@@ -48,9 +61,10 @@ package final class Switchboard {
             scheduler.map { StateWriter(store: store, logger: logger, scheduler: $0) }
                 ?? StateWriter(store: store, logger: logger)
         }
-        directory = RoomDirectory(
-            scenes: scenes, maxRooms: config.maxRooms, maxStored: store == nil ? nil : config.maxStoredRooms,
-            headroom: headroom)
+        // A cluster's rooms are stored in its shared bucket, each by its owner: none dormant here.
+        let maxStored = cluster != nil ? Int.max : store == nil ? nil : config.maxStoredRooms
+        directory = RoomDirectory(scenes: scenes, maxRooms: config.maxRooms, maxStored: maxStored, headroom: headroom)
+        directory.keepsDormant = cluster == nil
     }
 
     // MARK: start and stop
@@ -75,6 +89,7 @@ package final class Switchboard {
     /// Every client is told the server is going away (1001); returns how many there were.
     package func goAway() -> Int {
         stopping = true
+        releaseLeases()
         for id in clients.keys where clients[id]!.outbound.enqueueGoingAway() { wire?.requestWrite(id) }
         return clients.count
     }
@@ -117,6 +132,10 @@ package final class Switchboard {
         let now = clock.now()
         carryOut(session.receive(text, now: now, rooms: Joining(board: self)), for: id, now: now)
         if session.holdsPointers { ensureSweeping() }
+        // A hello for a room relayed here already is relayed at once.
+        if let cluster, let room = session.waitingRoom, case .relayed = cluster.ownership.role(of: room) {
+            relayWaiting(room)
+        }
     }
 
     /// A message that cannot be taken whatever it says: too large (fatal) or binary.
@@ -128,15 +147,17 @@ package final class Switchboard {
 
     /// `id` may write one message: which.
     package func next(_ id: UInt64) -> OutboundAction {
-        guard let session = clients[id]?.session else { return .nothing }
-        return clients[id]!.outbound.next(from: session.room, theme: session.theme, now: clock.now())
+        guard let client = clients[id] else { return .nothing }
+        let feed: (any RoomFeed)? = client.relayed ?? client.session.room
+        return clients[id]!.outbound.next(from: feed, theme: client.session.theme, now: clock.now())
     }
 
     /// `id` may write: everything it is owed for one write, appended to `batch` (its close, if
     /// that is next, is `next`'s: see `OutboundQueue.nextBatch`).
     package func nextBatch(_ id: UInt64, into batch: inout [OutboundMessage]) {
-        guard let session = clients[id]?.session else { return }
-        clients[id]!.outbound.nextBatch(from: session.room, theme: session.theme, now: clock.now(), into: &batch)
+        guard let client = clients[id] else { return }
+        let feed: (any RoomFeed)? = client.relayed ?? client.session.room
+        clients[id]!.outbound.nextBatch(from: feed, theme: client.session.theme, now: clock.now(), into: &batch)
     }
 
     /// Whether `id`'s next write is its close.
@@ -145,14 +166,17 @@ package final class Switchboard {
     /// Whether `id` is owed another write (renders its room's frame if due).
     package func owesMore(_ id: UInt64) -> Bool {
         guard let client = clients[id] else { return false }
-        return client.outbound.owesMore(renderingFrom: client.session.room, theme: client.session.theme)
+        let feed: (any RoomFeed)? = client.relayed ?? client.session.room
+        return client.outbound.owesMore(renderingFrom: feed, theme: client.session.theme)
     }
 
     package func closed(_ id: UInt64) {
+        forgetRemote(id)
         guard let client = clients.removeValue(forKey: id) else { return }
         counters.sentByDeparted = counters.sentByDeparted + client.outbound.sent
         let session = client.session
-        if session.room == nil { unjoined -= 1 }
+        if session.room == nil && session.relayedRoom == nil { unjoined -= 1 }
+        if let feed = client.relayed { leaveRelayed(id, feed) }
         if session.droppedMessages + client.outbound.droppedControl > 0 {
             logger.info(
                 "dropped input",
@@ -195,11 +219,14 @@ package final class Switchboard {
             }
             pending = pending || session.room == nil || session.holdsPointers
         }
+        sweepWaiting(now: now)
+        sweepRelays(now: now)
+        if let cluster, !cluster.remoteIDs.isEmpty || !cluster.relayed.isEmpty { pending = true }
         traces?.closeQuiet(now: now)
         if pending || traces?.openFiles ?? 0 > 0 { ensureSweeping() }
     }
 
-    private func ensureSweeping() {
+    func ensureSweeping() {
         guard !sweepScheduled, let wire else { return }
         sweepScheduled = true
         wire.requestSweep(after: Self.sweepInterval)
@@ -214,9 +241,10 @@ package final class Switchboard {
         carryOut(effects, for: session, now: now)
     }
 
-    private func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
+    func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
         let id = session.id
         for effect in effects {
+            if toRelay(id, effect) { continue }
             switch effect {
             case .welcome(let text):
                 if clients[id]?.outbound.enqueueControl(text, always: true) == true { wire?.requestWrite(id) }
@@ -253,6 +281,12 @@ package final class Switchboard {
             case .restartFrames:
                 clients[id]?.outbound.restartFrames()
                 wire?.requestWrite(id)
+            case .forward(let text):
+                guard let cluster, let room = session.relayedRoom else { continue }
+                cluster.link.forward(room, .message(node: cluster.ownership.node, client: id, text: text))
+            case .forwardHello(let text):
+                guard let cluster, let room = session.relayedRoom else { continue }
+                cluster.link.forward(room, .hello(node: cluster.ownership.node, client: id, text: text))
             }
         }
     }
@@ -262,23 +296,35 @@ package final class Switchboard {
     private func publish(_ events: [SceneEvent], in room: Room, now: Double, byTick: Bool) {
         // Encoded once here, not per client: render once, send many.
         let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
-        for id in directory.members(of: room.name) where clients[id] != nil {
+        // A relay's client (a cluster's owner only) gets the room's traffic through its relay.
+        for id in directory.members(of: room.name)
+        where clients[id] != nil && (cluster == nil || clients[id]!.remote == nil) {
             if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
+        sendToRelays(room, events: batch)
         frameWent(in: room, now: now, byTick: byTick)
         if events.contains(where: \.settles) { carryOut(directory.settled(room.name, wall: clock.wall())) }
     }
 
-    private func carryOut(_ effects: [DirectoryEffect]) {
+    func carryOut(_ effects: [DirectoryEffect]) {
         for effect in effects {
             switch effect {
             case let .created(room, scene, seed):
                 traces?.created(room: room, scene: scene, seed: seed)
             case .save(let stored):
-                writer?.save(stored)
+                if let cluster {
+                    let now = clock.now()
+                    carryOut(cluster.step { $0.save(stored.name, state: stored.clusterValue, now: now) }, now: now)
+                } else {
+                    writer?.save(stored)
+                }
             case .evicted(let room):
                 traces?.evicted(room)
+                if let cluster {
+                    let now = clock.now()
+                    carryOut(cluster.step { $0.unwanted(room, now: now) }, now: now)
+                }
                 logger.info("evicted idle room", metadata: ["room": "\(room)"])
             case .forget(let room):
                 writer?.remove(room)
@@ -291,13 +337,15 @@ package final class Switchboard {
         }
     }
 
-    private func refuse(_ id: UInt64, _ error: ProtocolError) {
+    func refuse(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
+        if toRelay(id, .refuse(error)) { return }
         if clients[id]?.outbound.enqueueError(error) == true { wire?.requestWrite(id) }
     }
 
-    private func close(_ id: UInt64, _ error: ProtocolError) {
+    func close(_ id: UInt64, _ error: ProtocolError) {
         logDebugRefusal(id, error)
+        if toRelay(id, .close(error)) { return }
         if clients[id]?.outbound.enqueueFatal(error) == true { wire?.requestWrite(id) }
     }
 
@@ -310,13 +358,13 @@ package final class Switchboard {
     private struct Joining: RoomJoining {
         let board: Switchboard
 
-        func join(_ room: String, scene: String?, client: UInt64, now: Double) -> Result<any SessionRoom, ProtocolError>
-        {
+        func join(_ room: String, scene: String?, client: UInt64, now: Double) -> JoinAnswer {
+            if let answer = board.clusterJoin(room, scene: scene, client: client, now: now) { return answer }
             let (result, effects) = board.directory.join(
                 room, scene: scene, client: client, from: board.clients[client]?.address ?? "", now: now,
                 wall: board.clock.wall())
             board.carryOut(effects)
-            return result.map { $0 }
+            return JoinAnswer(result)
         }
     }
 }

@@ -6,4 +6,6 @@ package protocol Wire: AnyObject {
     func requestTick(after seconds: Double)
     /// Call `Switchboard.sweep()` once `seconds` have passed.
     func requestSweep(after seconds: Double)
+    /// Call `Switchboard.leaseTick()` once `seconds` have passed (a cluster node; replaces the one set).
+    func requestLeaseTick(after seconds: Double)
 }

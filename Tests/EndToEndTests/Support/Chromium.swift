@@ -18,11 +18,7 @@ final class Chromium {
     /// The browser to launch: `CHROMIUM` from `environment` when set and not empty (a bare name,
     /// such as `chromium`, is looked up in its `PATH`), else the default.
     static func executable(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        guard let name = environment["CHROMIUM"], !name.isEmpty else { return defaultExecutable }
-        guard !name.contains("/") else { return name }
-        let directories = (environment["PATH"] ?? "").split(separator: ":")
-        let found = directories.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        return found ?? name
+        BrowserExecutable.find(variable: "CHROMIUM", default: defaultExecutable, environment: environment)
     }
 
     /// The browser-level DevTools WebSocket URL (`ws://127.0.0.1:PORT/devtools/browser/ID`).
@@ -32,13 +28,15 @@ final class Chromium {
     private(set) var consoleMessages: [String] = []
 
     /// The fresh profile (and HOME) directory; `close()` removes it.
-    let profile: URL
-    private let child: ChildProcess
+    var profile: URL { process.profile }
+    private let process: BrowserProcess
     private let devTools: DevToolsConnection
     private var sessionID = ""
     /// The page's target (its tab).
     private(set) var targetID = ""
     private var leftButtonDown = false
+    /// The earliest timestamp (s since the epoch) the next `perform` may start at.
+    var nextGestureTime = 0.0
     private var closed = false
 
     /// Launches `executable` (default: `Chromium.executable()`) headless with a fresh profile and
@@ -48,30 +46,19 @@ final class Chromium {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw HarnessError.chromiumMissing(path: executable)
         }
-        profile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("e2e-chromium-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = profile.path
-        let arguments = [
-            "--headless=new", "--no-sandbox", "--remote-debugging-port=0",
-            "--user-data-dir=\(profile.path)", "--no-first-run", "--no-default-browser-check",
-            "--disable-gpu", "--hide-scrollbars", "about:blank",
-        ]
         let deadline = Deadline(seconds: Self.startupTimeout)
-        do {
-            child = try ChildProcess(executable: executable, arguments: arguments, environment: environment)
-        } catch {
-            try? FileManager.default.removeItem(at: profile)
-            throw error
+        process = try BrowserProcess(executable: executable, prefix: "e2e-chromium") {
+            [
+                "--headless=new", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir=\($0)",
+                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--hide-scrollbars", "about:blank",
+            ]
         }
         do {
-            browserWebSocketURL = try Self.discoverEndpoint(child: child, profile: profile, deadline: deadline)
+            browserWebSocketURL = try Self.discoverEndpoint(
+                child: process.child, profile: process.profile, deadline: deadline)
             devTools = try DevToolsConnection(url: browserWebSocketURL, timeout: deadline.remaining)
         } catch {
-            child.send(signal: SIGKILL)
-            child.waitForExit(timeout: 5)
-            try? FileManager.default.removeItem(at: profile)
+            process.end(grace: 0)
             throw error
         }
         devTools.onEvent = { [unowned self] in record($0) }
@@ -112,7 +99,7 @@ final class Chromium {
     // MARK: - Page
 
     /// Navigates and waits for the page's load event.
-    func navigate(_ url: String, timeout: Double = 10) throws {
+    func navigate(_ url: String, timeout: Double) throws {
         let deadline = Deadline(seconds: timeout)
         devTools.discardEvents(named: "Page.loadEventFired")
         let result = try call("Page.navigate", ["url": url], timeout: deadline.remaining)
@@ -134,7 +121,7 @@ final class Chromium {
     /// Evaluates `js` in the page, awaiting it if it is a promise, and returns its value
     /// as JSON-decoded Foundation objects (nil for undefined and null). Throws the
     /// exception's text if it throws or rejects.
-    func evaluate(_ js: String, timeout: Double = 10) throws -> Any? {
+    func evaluate(_ js: String, timeout: Double) throws -> Any? {
         let result = try call(
             "Runtime.evaluate",
             [
@@ -151,36 +138,6 @@ final class Chromium {
         }
         let value = remote["value"]
         return value is NSNull ? nil : value
-    }
-
-    /// Waits until the JS expression `condition` is truthy in the page. The polling runs in
-    /// the page (every animation frame, or 50 ms when frames are not being produced), so
-    /// the wait ends as soon as the condition holds.
-    func waitFor(_ condition: String, timeout: Double) throws {
-        let script = """
-            new Promise((resolve, reject) => {
-              const condition = () => (\(condition));
-              const deadline = performance.now() + \(timeout * 1000);
-              let lastError = null;
-              const check = () => {
-                try {
-                  if (condition()) { resolve(true); return; }
-                  lastError = null;
-                } catch (e) { lastError = e; }
-                if (performance.now() >= deadline) {
-                  reject(new Error('waitFor timed out after \(timeout)s: ' + \(Self.jsString(condition))
-                    + (lastError ? ' (last error: ' + lastError + ')' : '')));
-                  return;
-                }
-                let fired = false;
-                const next = () => { if (!fired) { fired = true; check(); } };
-                requestAnimationFrame(next);
-                setTimeout(next, 50);
-              };
-              check();
-            })
-            """
-        _ = try evaluate(script, timeout: timeout + 5)
     }
 
     /// Dispatches a left-button mouse event at CSS pixel (`x`, `y`).
@@ -245,10 +202,10 @@ final class Chromium {
     }
 
     /// True once the browser process has exited.
-    var hasExited: Bool { child.hasExited }
+    var hasExited: Bool { process.child.hasExited }
 
     /// Everything Chromium printed so far (its own logging, not the page's console).
-    var processOutput: String { child.output.text }
+    var processOutput: String { process.child.output.text }
 
     /// Asks the browser to quit, waits for it (SIGKILL after a deadline) and removes the
     /// profile directory. Safe to call repeatedly.
@@ -258,11 +215,7 @@ final class Chromium {
         // The browser may drop the socket before replying; its exit is what matters.
         _ = try? callBrowser("Browser.close", timeout: 5)
         devTools.close()
-        if !child.waitForExit(timeout: 10) {
-            child.send(signal: SIGKILL)
-            child.waitForExit(timeout: 5)
-        }
-        try? FileManager.default.removeItem(at: profile)
+        process.end(grace: 10)
     }
 
     // MARK: - Internals
@@ -321,11 +274,5 @@ final class Chromium {
             }
         }
         throw HarnessError.chromiumDidNotStart(output: child.output.text)
-    }
-
-    /// `text` as a JavaScript string literal (JSON strings are valid JS).
-    private static func jsString(_ text: String) -> String {
-        let array = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: array, as: UTF8.self).dropFirst().dropLast())
     }
 }

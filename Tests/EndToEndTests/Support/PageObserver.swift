@@ -3,7 +3,7 @@ import Testing
 
 /// Test-side observers installed in the page before its own scripts run, without changing what
 /// the page does: they only listen, and pass every call through.
-extension Chromium {
+extension BrowserPage {
     /// From the next navigation on, the page records in `window.observed`:
     /// - `events`: every event of every `events` message the server sends, in order;
     /// - `batches`: each `events` message's events (one array per message);
@@ -15,68 +15,72 @@ extension Chromium {
     /// The page's own WebSocket is a subclass instance that adds one `message` listener; its
     /// handlers (`onmessage`) and everything it sends are untouched.
     func observePage() throws {
-        try call(
-            "Page.addScriptToEvaluateOnNewDocument",
-            [
-                "source": """
-                (() => {
-                  const observed = window.observed = { events: [], batches: [], vibrations: [], frames: 0, lastFrameAt: 0 };
-                  const NativeWebSocket = window.WebSocket;
-                  window.WebSocket = class extends NativeWebSocket {
-                    constructor(...args) {
-                      super(...args);
-                      this.addEventListener("message", (e) => {
-                        if (typeof e.data !== "string") return;
-                        let m; try { m = JSON.parse(e.data); } catch { return; }
-                        if (m.type !== "events") return;
-                        observed.events.push(...m.events);
-                        observed.batches.push(m.events);
-                      });
-                    }
-                  };
-                  if (typeof navigator.vibrate === "function") {
-                    const vibrate = navigator.vibrate.bind(navigator);
-                    navigator.vibrate = (pattern) => {
-                      const accepted = vibrate(pattern);
-                      observed.vibrations.push({ pattern: [].concat(pattern), accepted });
-                      return accepted;
-                    };
-                  }
-                  new MutationObserver(() => { observed.frames += 1; observed.lastFrameAt = performance.now(); })
-                    .observe(document, { subtree: true, attributes: true, attributeFilter: ["data-frames"] });
-                })();
-                """
-            ])
+        try addInitScript(
+            """
+            (() => {
+              const observed = window.observed = { events: [], batches: [], vibrations: [], frames: 0, lastFrameAt: 0 };
+              const NativeWebSocket = window.WebSocket;
+              window.WebSocket = class extends NativeWebSocket {
+                constructor(...args) {
+                  super(...args);
+                  this.addEventListener("message", (e) => {
+                    if (typeof e.data !== "string") return;
+                    let m; try { m = JSON.parse(e.data); } catch { return; }
+                    if (m.type !== "events") return;
+                    observed.events.push(...m.events);
+                    observed.batches.push(m.events);
+                  });
+                }
+              };
+              if (typeof navigator.vibrate === "function") {
+                const vibrate = navigator.vibrate.bind(navigator);
+                navigator.vibrate = (pattern) => {
+                  const accepted = vibrate(pattern);
+                  observed.vibrations.push({ pattern: [].concat(pattern), accepted });
+                  return accepted;
+                };
+              }
+              new MutationObserver(() => { observed.frames += 1; observed.lastFrameAt = performance.now(); })
+                .observe(document, { subtree: true, attributes: true, attributeFilter: ["data-frames"] });
+            })();
+            """)
     }
 }
 
 extension Chromium {
-    /// A fresh browser on `url` at phone size (390 × 844 at 2×), observed from before the page
-    /// loads; returns once the page is connected, painted and `ready` (a JS condition) holds, with
-    /// every text the live region is given noted in `window.spoken`.
+    /// A fresh browser on `url`, observed (`BrowserPage.loadObserved`).
     static func openObserved(_ url: String, ready: String) throws -> Chromium {
         let browser = try Chromium()
-        try browser.setViewport(width: 390, height: 844, deviceScaleFactor: 2)
-        try browser.observePage()
-        try browser.navigate(url)
-        try browser.waitFor(
+        try browser.loadObserved(url, ready: ready)
+        return browser
+    }
+}
+
+extension BrowserPage {
+    /// Loads `url` at phone size (390 × 844 at 2×), observed from before the page loads; returns
+    /// once the page is connected, painted and `ready` (a JS condition) holds, with every text the
+    /// live region is given noted in `window.spoken`.
+    func loadObserved(_ url: String, ready: String) throws {
+        try setViewport(width: 390, height: 844, deviceScaleFactor: 2)
+        try observePage()
+        try navigate(url)
+        try waitFor(
             "document.documentElement.dataset.connection === 'open' && "
                 + "Number(document.documentElement.dataset.frames) > 0 && (\(ready))", timeout: 10)
-        _ = try browser.evaluate(
+        _ = try evaluate(
             """
             (() => { const live = document.getElementById('announcer'); window.spoken = [];
               new MutationObserver(() => spoken.push(live.textContent))
                 .observe(live, { childList: true, characterData: true, subtree: true });
               return true; })()
             """)
-        return browser
     }
 
     /// The texts the live region was given, in order.
     func spoken() throws -> [String] { try evaluate("spoken") as? [String] ?? [] }
 }
 
-extension Chromium {
+extension BrowserPage {
     /// CSS px of scene point (`x`, `y`) on the page's canvas (scenes 390 pt wide).
     func css(_ x: Double, _ y: Double) throws -> (x: Double, y: Double) {
         let r = try #require(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LoopbackTools
 
 /// A few HTML pages on a loopback port, answered as an ordinary static web server would: without
 /// `Cache-Control`. Chromium may then keep them in its back-forward cache, which widget-server's
@@ -20,7 +21,7 @@ final class PlainSite: @unchecked Sendable {
     /// Serves each of `pages` (path such as "/host.html" → its HTML) until `stop()`.
     init(pages: [String: String]) throws {
         self.pages = pages
-        let (fd, port) = try LoopbackSocket.bound(listening: 16)
+        let (fd, port) = try LoopbackPort.bound(listening: 16)
         listener = fd
         self.port = port
         let thread = Thread { [self] in serve() }

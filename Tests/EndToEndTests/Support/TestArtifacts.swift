@@ -8,14 +8,16 @@ enum TestArtifacts {
         ".build/test-artifacts/screenshots", isDirectory: true)
 }
 
-extension Chromium {
-    /// Saves a PNG of the viewport as `<name>.png` in `TestArtifacts.screenshots` (created if
-    /// missing; a file of that name from an earlier run is replaced). Returns the file and the PNG.
+extension BrowserPage {
+    /// Saves a PNG of the viewport as `<name>.png` (`firefox-<name>.png` from Firefox) in
+    /// `TestArtifacts.screenshots` (created if missing; a file of that name from an earlier run is
+    /// replaced). Returns the file and the PNG.
     @discardableResult
     func saveScreenshot(_ name: String) throws -> (file: URL, png: Data) {
         let png = try screenshot()
         try FileManager.default.createDirectory(at: TestArtifacts.screenshots, withIntermediateDirectories: true)
-        let file = TestArtifacts.screenshots.appendingPathComponent("\(name).png")
+        let prefix = engine == .chromium ? "" : "\(engine)-"
+        let file = TestArtifacts.screenshots.appendingPathComponent("\(prefix)\(name).png")
         try png.write(to: file, options: .atomic)
         return (file, png)
     }

@@ -59,7 +59,11 @@ final class WireClient {
         guard let m = try socket.receive(timeout: max(timeout, 0)) else { return nil }
         received.append(m)
         if case .binary(let b) = m { try frames.apply(b) }
-        if let o = Self.json(m) { messages.append(o) }
+        if let o = Self.json(m) {
+            // Another welcome (a cluster node took the room over) starts a new count of frames.
+            if o["type"] as? String == "welcome", !messages.isEmpty { frames = FrameLog() }
+            messages.append(o)
+        }
         return m
     }
 
