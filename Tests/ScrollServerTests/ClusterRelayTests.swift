@@ -192,8 +192,8 @@ import Testing
         b.board.clusterAnswered(.claim("r", .held(by: "c")))
         // The hello went again, to whoever owns r now.
         let hellos = bus.queue.dropFirst(queued).filter {
-            if case .inbound(let bytes) = $0.message, case .hello = try? RelayInbound(decoding: bytes) { return true }
-            return false
+            guard $0.inbound, case .hello = try? RelayInbound(decoding: $0.bytes) else { return false }
+            return true
         }
         #expect(hellos.count == 1)
         #expect(b.board.clients[7]?.outbound.frameSeq == 0)
