@@ -7,7 +7,7 @@ import ScrollServer
 /// `--cluster`: the NATS connection and the buckets, before the port is opened.
 enum ClusterStart {
     /// How long a node waits at start for NATS to answer (it can serve no room before).
-    static let wait = 15.0
+    static let wait = 5.0
 
     static func connect(url: String, node: String, replicas: Int, logger: Logger) throws -> (
         node: ClusterNode, link: NATSClusterLink

@@ -158,8 +158,20 @@ import Testing
         let a = try WireClient(cluster["a"], room: "outage", scene: "ruler")
         try a.send(Self.setValue(90))
         #expect(try a.finalValue() == 90)
+        cluster.nats.stop()
+        // Not ready while NATS is away (a load balancer's health check sends newcomers elsewhere).
+        var readiness: RawHTTP.Reply?
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            readiness = try? RawHTTP.request(cluster["a"], "/readyz")
+            if readiness?.status == 503 { break }
+            usleep(20_000)
+        }
+        #expect(readiness?.status == 503)
+        #expect(readiness?.text.hasPrefix("not ready: NATS is not connected") == true, "\(readiness?.text ?? "")")
         try cluster.nats.restart()
         #expect(cluster["a"].hasLine(timeout: 10) { $0.contains("reconnected to NATS") })
+        #expect(try RawHTTP.request(cluster["a"], "/readyz").status == 200)
         // The room carries on, and its value is in the store: a node that takes it finds it.
         try a.send(Self.setValue(91))
         #expect(try a.finalValue() == 91)
@@ -206,5 +218,16 @@ import Testing
         let replayed = finals(try #require(output["events"] as? [[String: Any]]))
         #expect(replayed == live, "replayed \(replayed), live \(live)")
         #expect(live.last == second)
+    }
+
+    @Test func aNodeWithoutNATSStopsWithTheReason() throws {
+        let port = try LoopbackPort.free()
+        do {
+            _ = try ServerProcess(arguments: ["--cluster", "nats://127.0.0.1:\(port)", "--node", "alone"])
+            Issue.record("a node started with no NATS to talk to")
+        } catch LaunchError.serverDidNotStart(let reason, let output) {
+            #expect(reason.contains("exited"), "\(reason)")
+            #expect(output.contains("--cluster nats://127.0.0.1:\(port)") && output.contains("NATS"), "\(output)")
+        }
     }
 }

@@ -9,6 +9,7 @@ final class FakeClusterLink: ClusterLink {
     private(set) var sent: [OwnershipEffect] = []
     var answered: (@Sendable (ClusterAnswer) -> Void)?
     var counts = NATSClusterLink.Counts()
+    var unreachable: String?
     /// The switchboard, handed what the bus delivers.
     weak var board: Switchboard?
     let bus: FakeBus

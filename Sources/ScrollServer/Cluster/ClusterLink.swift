@@ -15,6 +15,8 @@ package protocol ClusterLink: AnyObject {
     func broadcast(_ room: String, _ message: RelayOutbound)
     /// What went wrong so far (`/metrics`).
     var counts: NATSClusterLink.Counts { get }
+    /// Why the store cannot be asked now (`/readyz`); nil: it can.
+    var unreachable: String? { get }
     /// Where answers go (set by the bridge before the first request); called on any thread.
     var answered: (@Sendable (ClusterAnswer) -> Void)? { get set }
 }

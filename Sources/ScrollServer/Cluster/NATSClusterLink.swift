@@ -31,6 +31,11 @@ package final class NATSClusterLink: ClusterLink, @unchecked Sendable {
     }
     package var counts: Counts { tally.withLock { $0 } }
 
+    package var unreachable: String? {
+        let status = connection.status
+        return status == .connected ? nil : "NATS is not connected (\(status))"
+    }
+
     package static let leaseBucket = "widget-leases"
     package static let stateBucket = "widget-rooms"
 

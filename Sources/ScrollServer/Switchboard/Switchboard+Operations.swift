@@ -33,6 +33,7 @@ extension Switchboard: OperationsStatus {
     package var unreadiness: String? {
         if stopping { return "stopping" }
         if let failing = writer?.health.failing { return "the state store is failing: \(failing)" }
+        if let unreachable = cluster?.link.unreachable { return unreachable }
         return nil
     }
 }
