@@ -64,12 +64,17 @@ extension Switchboard {
             guard let session = clients[id]?.session, !isClosing(id) else { continue }
             clients[id]!.relayed = nil
             clients[id]!.outbound.readsAnotherRoom()
-            // Counted as joined while relayed; joining here counts it again (`.joined`).
-            unjoined += 1
             let (result, effects) = directory.join(
                 room, scene: session.relayedScene, client: id, from: clients[id]!.address, now: now, wall: clock.wall())
             carryOut(effects)
-            if case .success(let joined) = result { carryOut(session.adopt(joined), for: session, now: now) }
+            switch result {
+            case .success(let joined):
+                // Counted as joined while relayed; joining here counts it again (`.joined`).
+                unjoined += 1
+                carryOut(session.adopt(joined), for: session, now: now)
+            case .failure(let refusal):
+                close(id, refusal)
+            }
         }
     }
 
