@@ -77,7 +77,8 @@ import Testing
             if answer?.status != 503 { answer = nil }
         }
         #expect(answer?.text == "not ready: stopping\n")
-        #expect(server.waitForExit(timeout: 3))
+        // How soon it exits (the 1 s grace) is CloseCodeTests' business ("SIGTERM and SIGINT"); here, with
+        // a stuck client, it depends on the machine's load as much as on the server.
         _ = stuck
     }
 
