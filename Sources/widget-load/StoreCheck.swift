@@ -38,7 +38,6 @@ struct StoreCheck {
     func run(server: ServerProcess, restart: () throws -> ServerProcess) -> Outcome {
         let started = MonotonicClock.now()
         var outcome = Outcome(rooms: rooms)
-        defer { outcome.seconds = MonotonicClock.now() - started }
         do {
             let written = try metrics(server)
             outcome.writes = Int(written["widget_state_writes_total"] ?? 0)
@@ -71,6 +70,7 @@ struct StoreCheck {
         } catch {
             outcome.failures.append("\(error)")
         }
+        outcome.seconds = MonotonicClock.now() - started
         return outcome
     }
 
