@@ -70,7 +70,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "widget-bench", dependencies: ["ScrollCore", "ScrollServer"]),
+        .executableTarget(
+            name: "widget-bench",
+            dependencies: ["ScrollCore", "ScrollServer", .product(name: "Logging", package: "swift-log")]),
         // Many libwebsockets clients on one service thread, against a server on loopback.
         .executableTarget(
             name: "widget-load",
@@ -79,7 +81,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces"]),
+        .testTarget(name: "ScrollCoreTests", dependencies: ["ScrollCore"], exclude: ["Traces", "Tracks"]),
         // The server's pure parts (send policy, lookups) with a fake clock; no sockets (the test
         // client's frame parser reads what the server frames).
         .testTarget(

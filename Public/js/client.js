@@ -7,9 +7,13 @@ import { LayerStore, paint } from "./painter.js";
 import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
+import { RoomClock } from "./room-clock.js";
 
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
+
+/** The clock's pings (docs/PROTOCOL.md, "Tracks"): a few at once after the welcome, then seldom. */
+const CLOCK_PINGS = { first: 3, firstEveryMs: 1000, thenEveryMs: 5000 };
 
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -46,12 +50,17 @@ const HANDLERS = {
   events: (client, m) => client.events(m.events),
   error: (client, m) => client.error(m),
   applied: (client, m) => client.hud.applied(m.t),
-  pong: (client, m) => client.hud.pong(m.t),
+  pong: (client, m) => {
+    client.clock.roundTrip(m.t, performance.now());
+    client.hud.pong(m.t);
+    client.hud.clock(client.clock.error());
+  },
 };
 export const MESSAGE_TYPES = Object.keys(HANDLERS);
 
 const NO_HUD = {
-  received() {}, frame() {}, painted() {}, applied() {}, pong() {}, inputSent() {}, restartSeq() {}, setConnected() {},
+  received() {}, frame() {}, painted() {}, applied() {}, pong() {}, clock() {}, inputSent() {}, restartSeq() {},
+  setConnected() {},
 };
 
 export class SceneClient {
@@ -71,6 +80,8 @@ export class SceneClient {
     Object.assign(this, { canvas, announcer, preferences, enabled, latency, hud, on });
     this.ctx = canvas.getContext("2d");
     this.store = new LayerStore();
+    this.clock = new RoomClock();
+    this.pingTimer = null;
     this.connection = null;
     this.client = null; // this page's client id, from the welcome: the painter skips its own pointer
     this.scene = null; // { name, width, height } from the welcome
@@ -100,6 +111,7 @@ export class SceneClient {
       return;
     }
     this.store = new LayerStore();
+    this.clock.reset();
     this.scene = null;
     // The room rides in the URL too, for a proxy that routes by it (docs/CLUSTER.md); the server reads
     // it from the hello.
@@ -171,6 +183,17 @@ export class SceneClient {
   notWelcomed() {
     this.welcomed = false;
     this.hud.setConnected(false);
+    clearTimeout(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  /** Pings for the room clock's round trip while welcomed (the HUD pings more often while shown);
+   *  a hidden page sends nothing (it paints nothing either). */
+  clockPings(sent = 0) {
+    clearTimeout(this.pingTimer);
+    if (!document.hidden) this.send({ type: "ping", t: performance.now() });
+    const wait = sent < CLOCK_PINGS.first ? CLOCK_PINGS.firstEveryMs : CLOCK_PINGS.thenEveryMs;
+    this.pingTimer = setTimeout(() => { if (this.welcomed) this.clockPings(sent + 1); }, wait);
   }
 
   /** One text message from the server. */
@@ -189,6 +212,7 @@ export class SceneClient {
     this.scene = m.scene;
     this.connection?.joined();
     this.welcomed = true;
+    this.clockPings();
     this.hud.restartSeq();
     this.hud.setConnected(true);
     this.on.welcome?.(m);
@@ -236,16 +260,27 @@ export class SceneClient {
   }
 
   frame(buffer) {
+    const at = performance.now();
     this.hud.frame(buffer);
     if (!this.store.apply(buffer)) return;
+    this.clock.frameArrived(this.store.time, at);
+    this.hud.clock(this.clock.error());
     this.dirty = true;
     requestAnimationFrame(() => this.draw());
   }
 
+  /** Paints what changed; while a track moves a layer, every display frame (the display's rate,
+   *  not the server's tick). */
   draw() {
     if (!this.dirty) return;
     this.dirty = false;
-    paint(this.ctx, this.store, this.scale, this.dpr, this.client);
+    const time = this.clock.now();
+    paint(this.ctx, this.store, this.scale, this.dpr, this.client, time);
+    const until = this.store.movingUntil();
+    if (until !== null && time !== null && time < until) {
+      this.dirty = true;
+      requestAnimationFrame(() => this.draw());
+    }
     if (this.store.seq === 0) return; // nothing received yet
     this.framesPainted += 1;
     this.hud.painted();

@@ -3,15 +3,27 @@
 // thing the painter knows about the viewer is its client id: ops in an "owner" run
 // naming that id (the viewer's own pointer dot) are skipped, never drawn to their owner.
 
+import { readTrack, trackEnd, trackOffset } from "./track.js";
+
 export const FRAME_KIND = 0x46;
 const ALIGN = ["left", "center", "right"];
 const BASELINE = ["top", "middle", "alphabetic"];
 const FONT = '"DejaVu Sans", system-ui, sans-serif';
 
-/** Layers by id, in z-order, each `{bytes, dx, dy}` (its ops and the offset its scroll ops
- *  translate by); a delta frame only carries the layers that changed. */
+/** Layers by id, in z-order, each `{bytes, dx, dy, track}` (its ops and the offset its scroll ops
+ *  translate by: a fixed one, or a track's at the time painted); a delta frame only carries the
+ *  layers that changed. `time` is the room time the newest frame was drawn at. */
 export class LayerStore {
-  constructor() { this.order = []; this.layers = new Map(); this.seq = 0; }
+  constructor() { this.order = []; this.layers = new Map(); this.seq = 0; this.time = null; }
+
+  /** Room time (s) until which a track still moves something, or null if none does. */
+  movingUntil() {
+    let end = null;
+    for (const layer of this.layers.values()) {
+      if (layer.track) end = Math.max(end ?? -Infinity, trackEnd(layer.track));
+    }
+    return end;
+  }
 
   /** Applies one frame message; returns false if it cannot be applied. */
   apply(buffer) {
@@ -37,13 +49,31 @@ export class LayerStore {
         if (!this.layers.has(id)) return false;
         const dx = view.getFloat32(o, true), dy = view.getFloat32(o + 4, true);
         o += 8;
-        next.set(id, { bytes: this.layers.get(id).bytes, dx, dy });
+        next.set(id, { bytes: this.layers.get(id).bytes, dx, dy, track: null });
       } else if (kind === 0) {
         const dx = view.getFloat32(o, true), dy = view.getFloat32(o + 4, true);
         const n = view.getUint32(o + 8, true);
         o += 12;
-        next.set(id, { bytes: new Uint8Array(buffer, o, n), dx, dy });
+        if (o + n > view.byteLength) return false;
+        next.set(id, { bytes: new Uint8Array(buffer, o, n), dx, dy, track: null });
         o += n;
+      } else if (kind === 3 || kind === 4) { // track: same ops (3) or new ops (4), the offset on a track
+        if (kind === 3 && !this.layers.has(id)) return false;
+        const read = readTrack(view, o);
+        if (!read) return false;
+        o = read.next;
+        let bytes;
+        if (kind === 3) {
+          bytes = this.layers.get(id).bytes;
+        } else {
+          if (o + 4 > view.byteLength) return false;
+          const n = view.getUint32(o, true);
+          o += 4;
+          if (o + n > view.byteLength) return false;
+          bytes = new Uint8Array(buffer, o, n);
+          o += n;
+        }
+        next.set(id, { bytes, dx: 0, dy: 0, track: read.track });
       } else {
         return false;
       }
@@ -52,13 +82,16 @@ export class LayerStore {
     this.layers = next;
     this.order = order;
     this.seq = seq;
+    this.time = view.getFloat64(8, true);
     return true;
   }
 }
 
 /** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels;
- *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped. */
-export function paint(ctx, store, scale, dpr, viewer = null) {
+ *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped; `time` is the
+ *  room time (s) to paint tracks at (null: the newest frame's). */
+export function paint(ctx, store, scale, dpr, viewer = null, time = null) {
+  const at = time ?? store.time ?? 0;
   const own = viewer ? new TextEncoder().encode(viewer) : null;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
@@ -67,7 +100,7 @@ export function paint(ctx, store, scale, dpr, viewer = null) {
     ctx.save();
     const open = { saves: 0 };
     try {
-      paintOps(ctx, store.layers.get(id), open, own);
+      paintOps(ctx, placed(store.layers.get(id), at), open, own);
     } catch {
       // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
     } finally {
@@ -76,6 +109,13 @@ export function paint(ctx, store, scale, dpr, viewer = null) {
       ctx.restore();
     }
   }
+}
+
+/** The layer with the offset its track has at room time `at` (a layer without one as it is). */
+function placed(layer, at) {
+  if (!layer.track) return layer;
+  const [dx, dy] = trackOffset(layer.track, at);
+  return { bytes: layer.bytes, dx, dy };
 }
 
 /** Stands in for the canvas while an owner run naming the viewer is read: every call and

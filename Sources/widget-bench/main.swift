@@ -24,7 +24,10 @@ if args.first == "fan-out" {
     printDragBytes()
     FanOut(clients: 1000).printFigures()
     printBytesPerWidget()
+    printWatcherCost()
+} else if args == ["watcher"] {
+    printWatcherCost()
 } else {
-    print("usage: widget-bench [fan-out FRAMES]")
+    print("usage: widget-bench [fan-out FRAMES | watcher]")
     exit(2)
 }

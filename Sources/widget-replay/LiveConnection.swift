@@ -13,7 +13,9 @@ final class LiveConnection {
     private(set) var sceneSize = Size(width: 0, height: 0)
     private(set) var semantics: [Semantics]?
     private var layerOrder: [UInt16] = []
-    private var layerBytes: [UInt16: (ops: [UInt8], offset: Point)] = [:]
+    private var held: [UInt16: HeldLayer] = [:]
+    /// Room time of the latest frame: tracks are read there.
+    private var frameTime = 0.0
 
     init(url: String, room: String, scene: String, theme: Theme, client: String) throws {
         self.client = client
@@ -29,7 +31,7 @@ final class LiveConnection {
 
     /// The latest frame's layers, in z-order.
     var layers: [(id: UInt16, ops: [UInt8], offset: Point)] {
-        layerOrder.compactMap { id in layerBytes[id].map { (id, $0.ops, $0.offset) } }
+        layerOrder.compactMap { id in held[id].map { (id, $0.ops, $0.offset(at: frameTime)) } }
     }
 
     /// Sends the line's message (a `leave` line is no message: the caller closes instead).
@@ -82,14 +84,13 @@ final class LiveConnection {
         switch message {
         case .binary(let bytes):
             guard let frame = try? DecodedFrame(bytes) else { return }
-            var next: [UInt16: (ops: [UInt8], offset: Point)] = [:]
+            var next: [UInt16: HeldLayer] = [:]
             for layer in frame.layers {
-                // Keep: the ops and offset held; move: the ops held at a new offset.
-                let held = layerBytes[layer.id]
-                next[layer.id] = (layer.ops ?? held?.ops ?? [], layer.offset ?? held?.offset ?? .zero)
+                next[layer.id] = layer.applied(to: held[layer.id])
             }
             layerOrder = frame.layers.map(\.id)
-            layerBytes = next
+            held = next
+            frameTime = frame.time
         case .text(let text):
             guard let object = Self.object(text) else { return }
             switch object["type"] as? String {

@@ -1,12 +1,15 @@
 /// A decoded frame message (tests, tools). Layers marked keep have `ops == nil` and
-/// `offset == nil`; a move has `ops == nil` and its new offset.
+/// `offset == nil`; a move has `ops == nil` and its new offset; a layer on a track has its
+/// `track` and no `offset`.
 public struct DecodedFrame: Sendable {
     public struct Layer: Sendable, Equatable {
         public var id: UInt16
         /// Nil: the ops the layer held (keep or move).
         public var ops: [UInt8]?
-        /// Nil: the offset the layer held (keep).
+        /// Nil: the offset the layer held (keep), or the track's.
         public var offset: Point?
+        /// The track its offset follows from now (kinds 3 and 4).
+        public var track: Track?
     }
 
     public var version: UInt8
@@ -37,9 +40,36 @@ public struct DecodedFrame: Sendable {
                 let offset = Point(x: try r.f32(), y: try r.f32())
                 let n = Int(try r.u32())
                 layers.append(Layer(id: id, ops: Array(try r.take(n)), offset: offset))
+            case FrameFormat.layerTrack:
+                layers.append(Layer(id: id, ops: nil, offset: nil, track: try Self.track(&r)))
+            case FrameFormat.layerOpsTrack:
+                let track = try Self.track(&r)
+                let n = Int(try r.u32())
+                layers.append(Layer(id: id, ops: Array(try r.take(n)), offset: nil, track: track))
             default:
                 throw DisplayListDecodingError(offset: at, reason: "unknown layer kind \(bytes[at])")
             }
         }
+    }
+
+    private static func track(_ r: inout ByteReader) throws -> Track {
+        let start = try r.f64()
+        let at = r.offset
+        guard let axes = Track.Axes(rawValue: try r.u8()) else {
+            throw DisplayListDecodingError(offset: at, reason: "unknown track axes")
+        }
+        let count = Int(try r.u16())
+        guard count > 0 else { throw DisplayListDecodingError(offset: at, reason: "a track without knots") }
+        var knots: [Track.Knot] = []
+        for _ in 0..<count {
+            let t = try r.f32()
+            let (x, vx) = axes != .y ? (try r.f32(), try r.f32()) : (0, 0)
+            let (y, vy) = axes != .x ? (try r.f32(), try r.f32()) : (0, 0)
+            if let previous = knots.last, t < previous.t {
+                throw DisplayListDecodingError(offset: at, reason: "track knot times go back")
+            }
+            knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy))
+        }
+        return Track(start: start, axes: axes, knots: knots)
     }
 }

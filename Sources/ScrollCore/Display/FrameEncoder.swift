@@ -1,11 +1,13 @@
 /// One layer of a frame: a widget's display list under a stable id (z-order = frame order),
-/// and the offset its `scroll` ops translate by.
+/// and the offset its `scroll` ops translate by: `offset` now, and `track` when the offset is
+/// moving on its own (the frame then carries the track instead of the offset).
 public struct Layer: Sendable, Equatable {
     public var id: UInt16
     public var list: DisplayList
     public var offset: Point
-    public init(id: UInt16, list: DisplayList, offset: Point = .zero) {
-        self.id = id; self.list = list; self.offset = offset
+    public var track: Track?
+    public init(id: UInt16, list: DisplayList, offset: Point = .zero, track: Track? = nil) {
+        self.id = id; self.list = list; self.offset = offset; self.track = track
     }
 }
 
@@ -27,8 +29,12 @@ public struct EncodedFrame: Sendable {
     public var full: [UInt8] {
         var full = FrameEncoder.header(seq: seq, flags: 0, time: time, count: layers.count)
         for layer in layers {
-            FrameEncoder.appendLayer(
-                &full, id: layer.id, dx: Float(layer.offset.x), dy: Float(layer.offset.y), ops: layer.list.bytes)
+            if let track = layer.track {
+                FrameEncoder.appendLayer(&full, id: layer.id, track: track, ops: layer.list.bytes)
+            } else {
+                FrameEncoder.appendLayer(
+                    &full, id: layer.id, dx: Float(layer.offset.x), dy: Float(layer.offset.y), ops: layer.list.bytes)
+            }
         }
         return full
     }
@@ -41,14 +47,24 @@ public enum FrameFormat {
     public static let layerKeep: UInt8 = 1
     /// The ops the layer held, at a new offset.
     public static let layerMove: UInt8 = 2
+    /// The ops the layer held, its offset moving along a track.
+    public static let layerTrack: UInt8 = 3
+    /// New ops, the offset moving along a track.
+    public static let layerOpsTrack: UInt8 = 4
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
 
 public struct FrameEncoder: Sendable {
     public private(set) var seq: UInt32 = 0
-    /// Each layer's ops and offset (as sent: float32) in frame `seq`.
-    private var previous: [UInt16: (ops: [UInt8], dx: Float, dy: Float)] = [:]
+    /// Each layer's ops and offset (as sent: float32, or its track) in frame `seq`.
+    private var previous: [UInt16: Sent] = [:]
+
+    private struct Sent {
+        var ops: [UInt8]
+        var dx, dy: Float
+        var track: Track?
+    }
 
     public init() {}
 
@@ -56,25 +72,37 @@ public struct FrameEncoder: Sendable {
         seq &+= 1
         var delta = Self.header(seq: seq, flags: FrameFormat.flagDelta, time: time, count: layers.count)
         var changed = 0
-        var next: [UInt16: (ops: [UInt8], dx: Float, dy: Float)] = [:]
+        var next: [UInt16: Sent] = [:]
         next.reserveCapacity(layers.count)
         for layer in layers {
             let ops = layer.list.bytes
             let dx = Float(layer.offset.x), dy = Float(layer.offset.y)
             if let old = previous[layer.id], old.ops == ops {
                 append16(&delta, layer.id)
-                if old.dx.bitPattern == dx.bitPattern && old.dy.bitPattern == dy.bitPattern {
+                if let track = layer.track {
+                    // A track stands for every offset on its way: the same track, nothing new.
+                    if old.track == track {
+                        delta.append(FrameFormat.layerKeep)
+                    } else {
+                        delta.append(FrameFormat.layerTrack)
+                        Self.appendTrack(&delta, track)
+                        changed += 1
+                    }
+                } else if old.track == nil && old.dx.bitPattern == dx.bitPattern && old.dy.bitPattern == dy.bitPattern {
                     delta.append(FrameFormat.layerKeep)
                 } else {
                     delta.append(FrameFormat.layerMove)
                     append32(&delta, dx.bitPattern); append32(&delta, dy.bitPattern)
                     changed += 1
                 }
+            } else if let track = layer.track {
+                Self.appendLayer(&delta, id: layer.id, track: track, ops: ops)
+                changed += 1
             } else {
                 Self.appendLayer(&delta, id: layer.id, dx: dx, dy: dy, ops: ops)
                 changed += 1
             }
-            next[layer.id] = (ops, dx, dy)
+            next[layer.id] = Sent(ops: ops, dx: dx, dy: dy, track: layer.track)
         }
         let removed = previous.keys.filter { next[$0] == nil }.count
         previous = next
@@ -95,5 +123,26 @@ public struct FrameEncoder: Sendable {
         append16(&b, id); b.append(FrameFormat.layerOps)
         append32(&b, dx.bitPattern); append32(&b, dy.bitPattern)
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
+    }
+
+    static func appendLayer(_ b: inout [UInt8], id: UInt16, track: Track, ops: [UInt8]) {
+        append16(&b, id); b.append(FrameFormat.layerOpsTrack)
+        appendTrack(&b, track)
+        append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
+    }
+
+    /// start f64, axes u8, knot count u16, then per knot t f32 and, per axis moved, position and
+    /// velocity f32 (x first).
+    static func appendTrack(_ b: inout [UInt8], _ track: Track) {
+        let start = track.start.bitPattern
+        append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
+        b.append(track.axes.rawValue)
+        append16(&b, UInt16(track.knots.count))
+        func f(_ v: Double) { append32(&b, Float(v).bitPattern) }
+        for k in track.knots {
+            f(k.t)
+            if track.axes != .y { f(k.x); f(k.vx) }
+            if track.axes != .x { f(k.y); f(k.vy) }
+        }
     }
 }

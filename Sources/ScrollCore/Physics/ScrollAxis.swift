@@ -1,3 +1,11 @@
+/// The path a moving axis takes if no input comes (`ScrollAxis.plannedPath(from:)`).
+public struct AxisPath: Sendable, Equatable {
+    /// Scene times at which one motion hands over to the next.
+    public var breaks: [Double]
+    /// Scene time at which it comes to rest.
+    public var end: Double
+}
+
 /// One scroll axis: idle → tracking → decelerating / bouncing / snapping → idle.
 /// `offset` is a content offset: moving the pointer by +d moves the offset by −d.
 /// Times: `time` is scene time in seconds; `clientTime` is the client's own
@@ -19,6 +27,11 @@ public struct ScrollAxis: Sendable {
     /// Scene time at which the axis last came to rest, exactly as computed from
     /// the simulation (not the tick that noticed it); nil until it first does.
     public private(set) var restTime: Double?
+    /// Grows whenever input changes where the axis is going (a touch, a wheel, an animation, a
+    /// rebase): while it stays the same, the axis follows one undisturbed path.
+    public private(set) var revision = 0
+    /// The offset at which the current path began (right after the input that set it).
+    public private(set) var pathStart: Double
 
     /// The offset while no simulation runs (idle or tracking).
     private var restOffset: Double
@@ -35,6 +48,7 @@ public struct ScrollAxis: Sendable {
 
     public init(offset: Double, edges: AxisEdges = .none, snap: SnapRule? = nil, rate: DecelerationRate = .normal) {
         self.restOffset = offset
+        pathStart = offset
         self.edges = edges
         self.snap = snap
         self.rate = rate
@@ -85,6 +99,7 @@ public struct ScrollAxis: Sendable {
         phase = .tracking
         drag = Drag(raw: rawOffset(showing: restOffset), pointer: position)
         drag.tracker.add(time: clientTime, position: position)
+        changed(at: time)
         return caught
     }
 
@@ -94,17 +109,20 @@ public struct ScrollAxis: Sendable {
         drag.raw = edges.limit(drag.raw - (position - drag.pointer))
         drag.pointer = position
         restOffset = shown(raw: drag.raw)
+        changed(at: time)
     }
 
     public mutating func touchUp(clientTime: Double, time: Double) {
         guard phase == .tracking else { return }
         // The content moves against the pointer.
         release(velocity: -drag.tracker.velocity(liftTime: clientTime), time: time)
+        changed(at: time)
     }
 
     public mutating func touchCancel(time: Double) {
         guard phase == .tracking else { return }
         release(velocity: 0, time: time)
+        changed(at: time)
     }
 
     /// Mouse wheel / trackpad: jumps by `delta` at once, clamped to the range
@@ -124,6 +142,7 @@ public struct ScrollAxis: Sendable {
             phase = .snapping
             wheelSettleTime = time + Self.wheelSettleDelay
         }
+        changed(at: time)
     }
 
     /// Eases from the current offset to `target` (keyboard steps, tap-to-centre).
@@ -133,6 +152,7 @@ public struct ScrollAxis: Sendable {
         let from = currentOffset(at: time)
         run(.snapping, EaseSimulation(from: from, to: target, duration: duration), time: time, next: .rest(target))
         advance(to: time)
+        changed(at: time)
     }
 
     /// Runs every hand-over due by `time`, each at its own exact time, so one
@@ -171,6 +191,29 @@ public struct ScrollAxis: Sendable {
         motion?.rebase(by: delta)
         edges = edges.shifted(by: delta)
         snap = snap?.shifted(by: delta)
+        pathStart += delta
+        revision &+= 1
+    }
+
+    /// Where the offset goes from `time` if no input comes: when it comes to rest and the times
+    /// at which one motion hands over to the next (its velocity may jump there). Nil while a
+    /// finger tracks or at rest.
+    public func plannedPath(from time: Double) -> AxisPath? {
+        guard phase != .tracking, isMoving else { return nil }
+        var axis = self
+        axis.advance(to: time)
+        // A wheel's settle starts after a wait: the offset stands still until then.
+        var breaks = axis.wheelSettleTime.map { [$0] } ?? []
+        axis.advance(to: .infinity) { span in
+            if span.motion == nil { breaks.append(span.end) }
+        }
+        guard let end = axis.restTime, end.isFinite else { return nil }
+        return AxisPath(breaks: breaks.filter { $0 > time && $0 < end }, end: max(end, time))
+    }
+
+    private mutating func changed(at time: Double) {
+        revision &+= 1
+        pathStart = currentOffset(at: time)
     }
 
     // MARK: - Transitions

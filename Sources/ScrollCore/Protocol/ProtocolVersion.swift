@@ -1,8 +1,8 @@
 /// The wire protocol version (docs/PROTOCOL.md). Bump on any incompatible change.
 public enum ProtocolVersion {
-    /// 4: display ops `lineRun` (0x11) and `fillPolygonSmall` (0x12), `presence.count`,
-    /// `welcome.color`. History in docs/PROTOCOL.md.
-    public static let current = 4
+    /// 5: layer tracks (layer kinds 3 and 4: an offset moving on its own, played by the page).
+    /// History in docs/PROTOCOL.md.
+    public static let current = 5
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"
 }

@@ -27,6 +27,8 @@ public final class Scene {
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
     private var drawings: [String: [(key: DrawingKey, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
+    /// Each widget's track and the motion it was fitted to (`Widget.layerMotion`'s key).
+    private var tracks: [Int: (key: DrawingKey, track: Track?)] = [:]
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
     public let dice: Dice
@@ -167,15 +169,30 @@ public final class Scene {
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey
             if let key, let hit = drawn[i], hit.key == key {
-                layers.append(Layer(id: UInt16(i + 1), list: hit.list, offset: w.layerOffset))
+                layers.append(Layer(id: UInt16(i + 1), list: hit.list, offset: w.layerOffset, track: track(of: i)))
                 continue
             }
             var list = DisplayList(reservingCapacity: 1024)
             w.render(into: &list, theme: theme)
             drawn[i] = key.map { ($0, list) }
-            layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset))
+            layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset, track: track(of: i)))
         }
         return layers
+    }
+
+    /// Widget `i`'s layer offset as a track while it moves on its own: fitted when its motion
+    /// is first drawn, from then until it rests, and the same track on every frame after that
+    /// until input changes the motion.
+    private func track(of i: Int) -> Track? {
+        guard let motion = widgets[i].layerMotion else {
+            tracks[i] = nil
+            return nil
+        }
+        if let hit = tracks[i], hit.key == motion.key { return hit.track }
+        let track = TrackFitter.fit(
+            from: time, to: motion.path.end, breaks: motion.path.breaks, axes: motion.axes, position: motion.offset)
+        tracks[i] = (motion.key, track)
+        return track
     }
 
     // A down is hit-tested (topmost first) and captures the pointer; the rest of

@@ -81,22 +81,52 @@ public final class WeightRuler: DialOwner, ReadoutSource {
 
     /// The ticks are drawn once per `anchorStep` points of scroll: relative to an anchor (the
     /// content offset rounded down to this step), covering the visible width plus the step, and
-    /// the layer's offset slides them the rest of the way. A drag or fling then resends only the
-    /// offset (a few bytes), and the ticks once per 200 pt.
+    /// the layer's offset slides them the rest of the way. A drag then resends only the offset
+    /// (a few bytes), and the ticks once per 200 pt.
     public static let anchorStep = 200.0
+    /// A glide no longer than this (pt) is drawn whole when it starts, from where it starts to
+    /// where it will rest: the frame then carries it as one track (docs/PROTOCOL.md, "Tracks")
+    /// and one drawing. A longer one (Home to End is half the ruler) goes frame by frame. At rest
+    /// it is drawn by its anchor again, as a restored ruler is.
+    public static let longestDrawnGlide = 4000.0
 
-    /// The content offset the ticks are drawn for.
-    var anchor: Double { (contentOffset / Self.anchorStep).rounded(.down) * Self.anchorStep }
+    /// The content offsets the ticks are drawn for: [anchor, anchor + span + anchorStep).
+    var drawn: (anchor: Double, span: Double) {
+        let step = Self.anchorStep
+        // The ruler's paths are monotonic (no edges, no springs): it is between the two ends.
+        if let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide,
+            (min(glide.from, glide.to)...max(glide.from, glide.to)).contains(contentOffset)
+        {
+            let anchor = (min(glide.from, glide.to) / step).rounded(.down) * step
+            return (anchor, ((max(glide.from, glide.to) - anchor) / step).rounded(.down) * step)
+        }
+        return ((contentOffset / step).rounded(.down) * step, 0)
+    }
+    var anchor: Double { drawn.anchor }
 
     /// Tick n lies at `centre + n·spacing − contentOffset` on screen; it is drawn at
-    /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0, > −step).
+    /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0).
     public var layerOffset: Point { Point(x: anchor - contentOffset, y: 0) }
-    public var drawingKey: DrawingKey? { DrawingKey(anchor) }
+    public var drawingKey: DrawingKey? {
+        let drawn = drawn
+        return DrawingKey(drawn.anchor, drawn.span)
+    }
+
+    /// A glide whose whole path is drawn: its offset as a track.
+    public var layerMotion: LayerMotion? {
+        guard let planned = dial.plannedPath, let glide = dial.glide,
+            abs(glide.to - glide.from) <= Self.longestDrawnGlide
+        else { return nil }
+        let axis = planned.axis, drawn = drawn, anchor = drawn.anchor
+        return LayerMotion(
+            key: DrawingKey(Double(planned.revision), anchor, drawn.span), path: planned.path, axes: .x,
+            offset: { Point(x: anchor - axis.offset(at: $0), y: 0) })
+    }
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, anchor = anchor
-        // Every offset in [anchor, anchor + step) must find its visible ticks drawn.
-        let left = anchor - frame.width / 2, right = anchor + Self.anchorStep + frame.width / 2
+        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, (anchor, span) = drawn
+        // Every offset in [anchor, anchor + span + step) must find its visible ticks drawn.
+        let left = anchor - frame.width / 2, right = anchor + span + Self.anchorStep + frame.width / 2
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)

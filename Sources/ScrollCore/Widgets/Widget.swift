@@ -147,6 +147,10 @@ public protocol Widget: AnyObject {
     /// content only slides keeps its `drawingKey` and moves this, and the frame carries a few
     /// bytes instead of its ops.
     var layerOffset: Point { get }
+    /// How `layerOffset` moves from now on if no input comes, while its drawing stays the same
+    /// all the way: the frame carries it as a track the page plays (docs/PROTOCOL.md, "Tracks").
+    /// Nil: offsets go frame by frame (held, at rest, or the drawing changes on the way).
+    var layerMotion: LayerMotion? { get }
     /// What moves when it moves (its offset, the number it shows), for plotting its motion;
     /// nil: nothing of it moves on its own (labels, buttons).
     var motionReading: MotionReading? { get }
@@ -162,6 +166,7 @@ public protocol Widget: AnyObject {
 extension Widget {
     public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
+    public var layerMotion: LayerMotion? { nil }
     public var motionReading: MotionReading? { nil }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {

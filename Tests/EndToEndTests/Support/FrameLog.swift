@@ -1,13 +1,5 @@
 import ScrollCore
 
-/// One layer as a client holds it: its id, its ops and its offset (never "keep" or "move").
-struct HeldLayer: Equatable, CustomStringConvertible {
-    var id: UInt16
-    var ops: [UInt8]
-    var offset: Point = .zero
-    var description: String { "layer \(id) (\(ops.count) B at \(offset.x), \(offset.y))" }
-}
-
 /// The frames one client received, and the layers it holds after each, rebuilt from full and
 /// delta frames the way the page does (docs/PROTOCOL.md, "Frames"). Decoding is ScrollCore's
 /// `DecodedFrame`; this adds only what a receiver must check and keep.
@@ -69,15 +61,17 @@ struct FrameLog {
                 )
             }
             for (i, layer) in frame.layers.enumerated() {
-                next.append(
-                    HeldLayer(id: layer.id, ops: layer.ops ?? held[i].ops, offset: layer.offset ?? held[i].offset))
+                guard let applied = layer.applied(to: held[i]) else {
+                    throw Violation(description: "delta \(frame.seq): layer \(layer.id) cannot be applied")
+                }
+                next.append(applied)
             }
         } else {
             for layer in frame.layers {
-                guard let ops = layer.ops, let offset = layer.offset else {
+                guard layer.ops != nil, let applied = layer.applied(to: nil) else {
                     throw Violation(description: "full frame \(frame.seq) marks layer \(layer.id) keep or move")
                 }
-                next.append(HeldLayer(id: layer.id, ops: ops, offset: offset))
+                next.append(applied)
             }
         }
         index[frame.seq] = entries.count

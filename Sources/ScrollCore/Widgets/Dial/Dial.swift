@@ -39,6 +39,20 @@ public final class Dial {
         settled = (self.index, contentOffset)
     }
 
+    /// While it moves on its own: where its current path began and where it will rest (both stay
+    /// the same from the input that set the path until it rests). Nil when held or at rest.
+    var glide: (from: Double, to: Double)? {
+        guard !ticks.isHeld, ticks.axis.isMoving, let to = ticks.axis.destination else { return nil }
+        return (ticks.axis.pathStart, to)
+    }
+
+    /// How its offset moves from now if no input comes (nil: held or at rest), and what tells
+    /// one such path from the next.
+    var plannedPath: (path: AxisPath, revision: Int, axis: ScrollAxis)? {
+        let axis = ticks.axis
+        return axis.plannedPath(from: now).map { ($0, axis.revision, axis) }
+    }
+
     var scale: TickScale { ticks.scale }
     var snaps: Bool { ticks.snaps }
     var isMoving: Bool { ticks.isMoving }

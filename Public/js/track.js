@@ -1,0 +1,56 @@
+// Tracks (docs/PROTOCOL.md, "Tracks"): a layer's offset over room time, sent once for a whole
+// glide and played here at the display's rate. Generic: knots and cubic Hermite curves between
+// them, no physics and no widget. Track.swift evaluates the same track the same way.
+
+const AXES_X = 1, AXES_Y = 2;
+
+/** Reads a track at byte `o` of `view`: `{ track, next }` (next: the byte after it), or null if
+ *  it is malformed (no knots, unknown axes, times going back, cut short). */
+export function readTrack(view, o) {
+  if (o + 11 > view.byteLength) return null;
+  const start = view.getFloat64(o, true);
+  const axes = view.getUint8(o + 8);
+  const count = view.getUint16(o + 9, true);
+  if (axes < 1 || axes > 3 || count === 0) return null;
+  const hasX = (axes & AXES_X) !== 0, hasY = (axes & AXES_Y) !== 0;
+  const size = 4 + (hasX ? 8 : 0) + (hasY ? 8 : 0);
+  o += 11;
+  if (o + count * size > view.byteLength) return null;
+  const knots = [];
+  for (let i = 0; i < count; i++) {
+    const f = (k) => view.getFloat32(o + 4 * k, true);
+    let k = 1;
+    const knot = { t: f(0), x: 0, y: 0, vx: 0, vy: 0 };
+    if (hasX) { knot.x = f(k); knot.vx = f(k + 1); k += 2; }
+    if (hasY) { knot.y = f(k); knot.vy = f(k + 1); }
+    if (i > 0 && knot.t < knots[i - 1].t) return null;
+    knots.push(knot);
+    o += size;
+  }
+  return { track: { start, knots }, next: o };
+}
+
+/** Room time (s) at which the track stops moving. */
+export function trackEnd(track) { return track.start + track.knots[track.knots.length - 1].t; }
+
+/** The offset `[x, y]` at room time `time` (s): held before the first knot and after the last. */
+export function trackOffset(track, time) {
+  const { knots } = track;
+  const s = time - track.start;
+  const first = knots[0], last = knots[knots.length - 1];
+  if (s <= first.t) return [first.x, first.y];
+  if (s >= last.t) return [last.x, last.y];
+  // The last knot at or before s: the next one is strictly after it (a corner has two knots at one time).
+  let lo = 0, hi = knots.length - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (knots[mid].t <= s) lo = mid; else hi = mid;
+  }
+  const a = knots[lo], b = knots[hi];
+  const h = b.t - a.t, u = (s - a.t) / h, u2 = u * u, u3 = u2 * u;
+  const h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
+  return [
+    h00 * a.x + h10 * h * a.vx + h01 * b.x + h11 * h * b.vx,
+    h00 * a.y + h10 * h * a.vy + h01 * b.y + h11 * h * b.vy,
+  ];
+}

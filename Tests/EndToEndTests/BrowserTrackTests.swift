@@ -1,0 +1,157 @@
+import Foundation
+import LoopbackTools
+import ScrollCore
+import Testing
+
+/// Public/js/track.js and the painter play tracks as Track.swift evaluates them (docs/PROTOCOL.md,
+/// "Tracks"), and a real ruler fling reaches the page as one drawing and one track.
+@Suite(.serialized) struct BrowserTrackTests {
+    static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+
+    @Test("track.js gives every offset of the shared table within its tolerance, as TrackTests holds Track.swift to")
+    func sharedTable() throws {
+        let table = try String(
+            contentsOf: PackagePaths.root.appendingPathComponent("Tests/ScrollCoreTests/Tracks/track-cases.json"),
+            encoding: .utf8)
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        try b.navigate(server.httpURL)
+        let answer = try #require(
+            b.evaluate(
+                """
+                (async () => {
+                  const { trackOffset } = await import('/js/track.js');
+                  const table = \(table);
+                  const misses = [];
+                  let checked = 0;
+                  for (const c of table.cases) {
+                    const knots = c.knots.map(([t, x, y, vx, vy]) => (
+                      { t, x: c.axes === 2 ? 0 : x, y: c.axes === 1 ? 0 : y, vx: c.axes === 2 ? 0 : vx, vy: c.axes === 1 ? 0 : vy }));
+                    for (const [time, x, y] of c.at) {
+                      const [px, py] = trackOffset({ start: c.start, knots }, time);
+                      checked += 1;
+                      if (Math.abs(px - x) > table.tolerance || Math.abs(py - y) > table.tolerance) {
+                        misses.push(`${c.name} at ${time}: ${px}, ${py}`);
+                      }
+                    }
+                  }
+                  return { checked, misses };
+                })()
+                """) as? [String: Any], "the page's answer")
+        #expect((answer["checked"] as? Int ?? 0) >= 20)
+        #expect((answer["misses"] as? [String]) == [], "\(answer)")
+    }
+
+    @Test("the painter scrolls a layer by its track's offset at the time it paints, as Track.swift gives it")
+    func paintedAtTheTrackOffset() throws {
+        var axis = ScrollAxis(offset: 0, snap: SnapRule(step: 10, mode: .projected, settleDuration: 0.2))
+        axis.touchDown(at: 300, clientTime: 0, time: 0)
+        axis.touchMove(to: 280, clientTime: 0.01, time: 0.01)
+        axis.touchUp(clientTime: 0.01, time: 0.01)
+        let path = try #require(axis.plannedPath(from: 0.01))
+        let track = try #require(
+            TrackFitter.fit(from: 0.01, to: path.end, breaks: path.breaks) { Point(x: -axis.offset(at: $0), y: 0) })
+        var list = DisplayList()
+        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
+        var encoder = FrameEncoder()
+        let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: 0.01)
+        let times = [0.0, 0.1, 0.5, 1.0, path.end, path.end + 1]
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        try b.navigate(server.httpURL)
+        let got = try #require(
+            b.evaluate(
+                """
+                (async () => {
+                  const m = await import('/js/painter.js');
+                  const store = new m.LayerStore();
+                  if (!store.apply(Uint8Array.from(atob('\(Self.base64(frame.full))'), (c) => c.charCodeAt(0)).buffer)) return [];
+                  return \(times).map((t) => {
+                    const log = [];
+                    const ctx = new Proxy({ canvas: { width: 1, height: 1 } }, {
+                      get: (o, k) => k === 'canvas' ? o.canvas : (...a) => { if (k === 'translate') log.push(a[0]); },
+                      set: () => true,
+                    });
+                    m.paint(ctx, store, 1, 1, null, t);
+                    return log[0];
+                  });
+                })()
+                """) as? [Double])
+        #expect(got.count == times.count)
+        for (t, x) in zip(times, got) {
+            // The page paints float64 offsets; Track.swift's are the same numbers.
+            #expect(abs(x - track.offset(at: t).x) <= 0.01, "at \(t): painted \(x), the track \(track.offset(at: t).x)")
+            #expect(abs(x + axis.offset(at: t)) <= 0.25, "at \(t): painted \(x), the ruler at \(-axis.offset(at: t))")
+        }
+    }
+
+    @Test(
+        "a real fling: the page receives the ruler as one drawing and one track, keeps it to the rest, and rests where the server does"
+    )
+    func flingInThePage() throws {
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        // Every binary message the page receives, kept as it came.
+        try b.addInitScript(
+            """
+            (() => {
+              window.binaries = [];
+              const Native = window.WebSocket;
+              window.WebSocket = class extends Native {
+                constructor(...args) {
+                  super(...args);
+                  this.addEventListener('message', (e) => { if (typeof e.data !== 'string') binaries.push(e.data); });
+                }
+              };
+            })();
+            """)
+        try b.loadObserved(server.httpURL + "?room=track-fling", ready: "\(BrowserRulerTests.value) > 0")
+        let before = try #require(b.evaluate("binaries.length") as? Int)
+        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
+        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
+        try b.waitFor("\(finals).length >= 1", timeout: 10)
+        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
+        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+        let frames = try #require(
+            b.evaluate(
+                """
+                (async () => {
+                  const out = [];
+                  for (const data of binaries.slice(\(before))) {
+                    const bytes = new Uint8Array(data instanceof Blob ? await data.arrayBuffer() : data);
+                    let s = ''; for (const x of bytes) s += String.fromCharCode(x);
+                    out.push(btoa(s));
+                  }
+                  return out;
+                })()
+                """) as? [String])
+        let ruler = UInt16(try #require(DemoScene.make().widgets.firstIndex { $0.id == "ruler" }) + 1)
+        var kinds: [String] = []
+        for text in frames {
+            let frame = try DecodedFrame(Array(try #require(Data(base64Encoded: text))))
+            guard let layer = frame.layers.first(where: { $0.id == ruler }) else { continue }
+            switch (layer.ops != nil, layer.offset != nil, layer.track != nil) {
+            case (false, false, false): kinds.append("keep")
+            case (false, true, false): kinds.append("move")
+            case (true, true, false): kinds.append("ops")
+            case (_, false, true): kinds.append("track")
+            default: kinds.append("?")
+            }
+        }
+        // The drag's frames move it; from the lift on: one track, kept until it rests, then
+        // its drawing at rest (and nothing more: it is still).
+        let glide = try #require(kinds.firstIndex(of: "track"), "no track in \(kinds)")
+        #expect(kinds[..<glide].allSatisfy { $0 == "move" || $0 == "ops" || $0 == "keep" }, "\(kinds)")
+        let after = Array(kinds[(glide + 1)...])
+        let rest = after.firstIndex { $0 != "keep" } ?? after.count
+        #expect(rest >= 10, "kept for \(rest) frames while it glided: \(kinds)")
+        #expect(
+            Array(after[rest...]).allSatisfy { $0 == "ops" || $0 == "keep" }
+                && after[rest...].filter { $0 == "ops" }.count <= 1, "\(kinds)")
+        #expect(after.filter { $0 == "track" }.isEmpty, "one track for one glide: \(kinds)")
+        try b.saveScreenshot("ruler-after-track-fling")
+    }
+}

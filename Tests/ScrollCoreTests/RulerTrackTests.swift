@@ -1,0 +1,93 @@
+import Testing
+
+@testable import ScrollCore
+
+/// A ruler glide goes out as one drawing and one track (docs/PROTOCOL.md, "Tracks"): the frames
+/// after the release keep the ruler's layer as it is until it rests, and the track is within
+/// 0.25 pt of where the ruler is at every tick.
+struct RulerTrackTests {
+    /// What the ruler's layer costs in one frame entry (bytes), and what kind of entry it is.
+    static func entry(_ layer: DecodedFrame.Layer) -> (kind: String, bytes: Int) {
+        var track: [UInt8] = []
+        if let t = layer.track { FrameEncoder.appendTrack(&track, t) }
+        switch (layer.ops, layer.offset, layer.track) {
+        case (nil, nil, nil): return ("keep", 3)
+        case (nil, .some, nil): return ("move", 11)
+        case (let ops?, .some, nil): return ("ops", 15 + ops.count)
+        case (nil, nil, .some): return ("track", 3 + track.count)
+        case (let ops?, nil, .some): return ("ops+track", 7 + track.count + ops.count)
+        default: return ("?", 0)
+        }
+    }
+
+    @Test(
+        "a 2,000 pt/s fling: one drawing and one track at the release, kept to the rest, then the rest's drawing",
+        arguments: [2000.0, 500])
+    func flingIsOneTrack(speed: Double) throws {
+        let scene = RulerScene.make()
+        let ruler = try #require(scene.widget("ruler") as? WeightRuler)
+        let id = UInt16(try #require(scene.widgets.firstIndex { $0 === ruler }) + 1)
+        var encoder = FrameEncoder()
+        let key = PointerKey(client: "c", pointer: 1)
+        let y = ruler.frame.midY
+        var t = 1.0
+        func pointer(_ phase: PointerPhase, _ x: Double) {
+            scene.apply(
+                .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: t)), at: t)
+        }
+        pointer(.down, 300)
+        _ = encoder.encode(scene.render(theme: .light), time: t)
+        for k in 1...6 {
+            t += 1.0 / 60
+            pointer(.move, 300 - speed * Double(k) / 60)
+            _ = encoder.encode(scene.render(theme: .light), time: t)
+        }
+        pointer(.up, 300 - speed * 6 / 60)
+        let release = try DecodedFrame(encoder.encode(scene.render(theme: .light), time: t).delta)
+        let first = try #require(release.layers.first { $0.id == id })
+        #expect(Self.entry(first).kind == "ops+track")
+        let track = try #require(first.track)
+        var kinds: [String] = []
+        var bytes = Self.entry(first).bytes
+        var worst = 0.0
+        while scene.isAnimating && t < 10 {
+            t += 1.0 / 60
+            scene.advance(to: t)
+            let frame = try DecodedFrame(encoder.encode(scene.render(theme: .light), time: t).delta)
+            let layer = try #require(frame.layers.first { $0.id == id })
+            kinds.append(Self.entry(layer).kind)
+            if Self.entry(layer).kind != "keep" { bytes += Self.entry(layer).bytes }
+            if ruler.isAnimating { worst = max(worst, abs(track.offset(at: t).x - ruler.layerOffset.x)) }
+        }
+        #expect(!scene.isAnimating)
+        #expect(worst <= 0.25, "\(worst) pt off")
+        // Kept until it rests; at rest drawn by its anchor again (as a restored ruler is).
+        let rest = try #require(kinds.firstIndex { $0 != "keep" })
+        #expect(kinds[rest] == "ops" && Set(kinds[(rest + 1)...]) == ["keep"], "\(kinds)")
+        #expect(ruler.tenths % 1 == 0 && ruler.contentOffset == Double(ruler.tenths) * WeightRuler.scale.spacing)
+        // Frame by frame it was 11 B a tick for the offset and the ticks again every 200 pt (~9 KB
+        // for 2,000 pt/s); now the glide's drawing and track, and the rest's drawing (a keep is 3 B
+        // in a frame that goes anyway, for the readout).
+        #expect(bytes <= 1200, "\(bytes) B for the ruler's layer from release to rest")
+    }
+
+    @Test("a key step is a track too; a drag is not (offsets frame by frame)")
+    func keysAndDrags() throws {
+        let scene = RulerScene.make()
+        let ruler = try #require(scene.widget("ruler") as? WeightRuler)
+        let index = try #require(scene.widgets.firstIndex { $0 === ruler })
+        scene.apply(.key("ArrowRight", widget: "ruler"), at: 1)
+        #expect(scene.render(theme: .light)[index + 1].track.map { abs($0.end - 1.2) < 1e-6 } == true)
+        scene.advance(to: 2)
+        #expect(scene.render(theme: .light)[index + 1].track == nil)
+        let key = PointerKey(client: "c", pointer: 1)
+        scene.apply(
+            .pointer(PointerInput(phase: .down, key: key, position: Point(x: 200, y: ruler.frame.midY), clientTime: 2)),
+            at: 2)
+        scene.apply(
+            .pointer(
+                PointerInput(phase: .move, key: key, position: Point(x: 150, y: ruler.frame.midY), clientTime: 2.1)),
+            at: 2.1)
+        #expect(scene.render(theme: .light)[index + 1].track == nil)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+@testable import ScrollCore
+
+/// The shared table of tracks and the offsets they give (Tracks/track-cases.json, worked out by
+/// hand; BrowserTrackTests reads it too, for Public/js/track.js).
+struct TrackCase {
+    let name: String
+    let track: Track
+    let at: [(time: Double, x: Double, y: Double)]
+
+    static let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Tracks/track-cases.json")
+
+    struct BadTable: Error { let what: String }
+
+    static func load() throws -> (tolerance: Double, cases: [TrackCase]) {
+        func need<T>(_ value: Any?, _ what: String) throws -> T {
+            guard let v = value as? T else { throw BadTable(what: what) }
+            return v
+        }
+        let root: [String: Any] = try need(try JSONSerialization.jsonObject(with: Data(contentsOf: file)), "root")
+        let tolerance: Double = try need(root["tolerance"], "tolerance")
+        let rows: [[String: Any]] = try need(root["cases"], "cases")
+        let cases = try rows.map { c -> TrackCase in
+            let knots = try (need(c["knots"], "knots") as [[Double]]).map { k in
+                Track.Knot(t: k[0], x: k[1], y: k[2], vx: k[3], vy: k[4])
+            }
+            let axesNumber: Int = try need(c["axes"], "axes")
+            let axes: Track.Axes = try need(Track.Axes(rawValue: UInt8(axesNumber)), "axes")
+            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots)
+            let at = try (need(c["at"], "at") as [[Double]]).map { ($0[0], $0[1], $0[2]) }
+            return TrackCase(name: try need(c["name"], "name"), track: track, at: at)
+        }
+        return (tolerance, cases)
+    }
+}
+
+struct TrackTests {
+    @Test("Track.swift gives every offset of the shared table within its tolerance")
+    func sharedTable() throws {
+        let (tolerance, cases) = try TrackCase.load()
+        #expect(cases.count >= 8)
+        for c in cases {
+            for row in c.at {
+                let p = c.track.offset(at: row.time)
+                #expect(
+                    abs(p.x - row.x) <= tolerance && abs(p.y - row.y) <= tolerance, "\(c.name) at \(row.time): \(p)")
+            }
+        }
+    }
+
+    @Test("a track goes through the frame and back unchanged: start in float64, knots in float32")
+    func wireRoundTrip() throws {
+        let (_, cases) = try TrackCase.load()
+        var encoder = FrameEncoder()
+        var list = DisplayList()
+        list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1))
+        let layers = cases.enumerated().map { i, c in Layer(id: UInt16(i), list: list, track: c.track) }
+        let frame = encoder.encode(layers, time: 2)
+        for bytes in [frame.delta, frame.full] {
+            let decoded = try DecodedFrame(bytes)
+            #expect(decoded.layers.map(\.track) == cases.map(\.track))
+            #expect(decoded.layers.allSatisfy { $0.ops == list.bytes })
+        }
+        // One axis: 4 + 8 bytes a knot; both: 4 + 16; plus start, axes and count.
+        var one = [UInt8]()
+        FrameEncoder.appendTrack(&one, cases[0].track)
+        #expect(one.count == 11 + 2 * 12)
+        var both = [UInt8]()
+        FrameEncoder.appendTrack(&both, cases[4].track)
+        #expect(both.count == 11 + 2 * 20)
+    }
+
+    @Test(
+        "the same track on the next frame is kept (3 bytes); a new one goes as kind 3; a fixed offset after it as a move"
+    )
+    func encoderKeepsATrack() throws {
+        var encoder = FrameEncoder()
+        var list = DisplayList()
+        list.scroll()
+        list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1))
+        let track = Track(start: 1, axes: .x, knots: [.init(t: 0, x: 0, vx: -100), .init(t: 1, x: -50, vx: 0)])
+        let first = try DecodedFrame(encoder.encode([Layer(id: 1, list: list, track: track)], time: 1).delta)
+        #expect(first.layers[0].ops == list.bytes && first.layers[0].track == track)
+        let same = encoder.encode([Layer(id: 1, list: list, offset: Point(x: -20, y: 0), track: track)], time: 1.5)
+        #expect(same.changedLayers == 0 && same.delta.count == FrameFormat.headerSize + 3)
+        var other = track
+        other.start = 1.5
+        let retimed = encoder.encode([Layer(id: 1, list: list, track: other)], time: 1.5)
+        #expect(retimed.delta[FrameFormat.headerSize + 2] == FrameFormat.layerTrack && retimed.changedLayers == 1)
+        let rest = try DecodedFrame(
+            encoder.encode([Layer(id: 1, list: list, offset: Point(x: -50, y: 0))], time: 3).delta)
+        #expect(
+            rest.layers[0].ops == nil && rest.layers[0].offset == Point(x: -50, y: 0) && rest.layers[0].track == nil)
+    }
+
+    @Test("a malformed track is refused by the decoder: no knots, unknown axes, times going back")
+    func malformedTracks() throws {
+        func frame(axes: UInt8, knots: [[Float]]) -> [UInt8] {
+            var b = FrameEncoder.header(seq: 1, flags: FrameFormat.flagDelta, time: 0, count: 1)
+            append16(&b, 1)
+            b.append(FrameFormat.layerTrack)
+            let start = (0.0).bitPattern
+            append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
+            b.append(axes)
+            append16(&b, UInt16(knots.count))
+            for k in knots { for v in k { append32(&b, v.bitPattern) } }
+            return b
+        }
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1, knots: [])) }
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 4, knots: [[0, 0, 0]])) }
+        #expect(throws: DisplayListDecodingError.self) {
+            try DecodedFrame(frame(axes: 1, knots: [[1, 0, 0], [0.5, 0, 0]]))
+        }
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1, knots: [[1, 0]])) }
+        #expect(try DecodedFrame(frame(axes: 1, knots: [[0, 1, 0], [1, 2, 0]])).layers[0].track?.knots.count == 2)
+    }
+}
