@@ -48,4 +48,13 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("ScrollAxis offset x1000", configuration: .init(scalingFactor: .kilo)) { benchmark in
         for k in benchmark.scaledIterations { blackHole(axis.offset(at: 0.08 + Double(k % 1000) / 333)) }
     }
+
+    // The track a glide goes out as (docs/PROTOCOL.md, "Tracks"): fitted once per release on the
+    // service thread, so its cost is one input's, not one frame's.
+    let flung = axis
+    Benchmark("fit a fling track") { _ in
+        guard let path = flung.plannedPath(from: 0.08) else { fatalError("the fling has no path") }
+        blackHole(
+            TrackFitter.fit(from: 0.08, to: path.end, breaks: path.breaks) { Point(x: flung.offset(at: $0), y: 0) })
+    }
 }

@@ -189,8 +189,9 @@ public final class Scene {
             return nil
         }
         if let hit = tracks[i], hit.key == motion.key { return hit.track }
-        let track = TrackFitter.fit(
-            from: time, to: motion.path.end, breaks: motion.path.breaks, axes: motion.axes, position: motion.offset)
+        let track = motion.path().flatMap { path in
+            TrackFitter.fit(from: time, to: path.end, breaks: path.breaks, axes: motion.axes, position: motion.offset)
+        }
         tracks[i] = (motion.key, track)
         return track
     }

@@ -114,13 +114,11 @@ public final class WeightRuler: DialOwner, ReadoutSource {
 
     /// A glide whose whole path is drawn: its offset as a track.
     public var layerMotion: LayerMotion? {
-        guard let planned = dial.plannedPath, let glide = dial.glide,
-            abs(glide.to - glide.from) <= Self.longestDrawnGlide
-        else { return nil }
-        let axis = planned.axis, drawn = drawn, anchor = drawn.anchor
+        guard let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide else { return nil }
+        let axis = dial.axis, now = dial.now, drawn = drawn, anchor = drawn.anchor
         return LayerMotion(
-            key: DrawingKey(Double(planned.revision), anchor, drawn.span), path: planned.path, axes: .x,
-            offset: { Point(x: anchor - axis.offset(at: $0), y: 0) })
+            key: DrawingKey(Double(axis.revision), anchor, drawn.span), path: { axis.plannedPath(from: now) },
+            axes: .x, offset: { Point(x: anchor - axis.offset(at: $0), y: 0) })
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {

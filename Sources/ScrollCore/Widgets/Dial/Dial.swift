@@ -46,12 +46,9 @@ public final class Dial {
         return (ticks.axis.pathStart, to)
     }
 
-    /// How its offset moves from now if no input comes (nil: held or at rest), and what tells
-    /// one such path from the next.
-    var plannedPath: (path: AxisPath, revision: Int, axis: ScrollAxis)? {
-        let axis = ticks.axis
-        return axis.plannedPath(from: now).map { ($0, axis.revision, axis) }
-    }
+    /// Its axis as of the latest call: what tells one path from the next (`revision`) and where
+    /// it goes (`plannedPath(from:)`, from `now`).
+    var axis: ScrollAxis { ticks.axis }
 
     var scale: TickScale { ticks.scale }
     var snaps: Bool { ticks.snaps }
