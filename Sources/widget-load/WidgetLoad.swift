@@ -13,7 +13,7 @@ struct WidgetLoad: ParsableCommand {
             itself. Without --url it starts its own widget-server (beside this executable) for the run.
             """,
         version: "widget-load \(ProductVersion.description)",
-        subcommands: [Run.self, Suite.self, Soak.self, ClusterBench.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, Suite.self, Soak.self, ClusterBench.self, PeerBench.self], defaultSubcommand: Run.self)
 }
 
 /// Where the server comes from: one started for the run, or one already running.
