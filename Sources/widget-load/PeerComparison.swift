@@ -54,20 +54,12 @@ struct PeerComparison: Encodable {
     /// Messages the peer dropped, its ring full (its clients took too long to drain it).
     var peerDropped: Int
     /// Server CPU per delivery, ours over the peer's (the spec: ≤ 1).
-    var ratio: Double? {
-        ours.serverMicrosecondsPerDelivery.flatMap { o in peer.serverMicrosecondsPerDelivery.map { o / $0 } }
-    }
+    var ratio: Double?
 
-    private enum CodingKeys: String, CodingKey { case clients, ours, peer, peerInstances, peerDropped, ratio }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(clients, forKey: .clients)
-        try c.encode(ours, forKey: .ours)
-        try c.encode(peer, forKey: .peer)
-        try c.encode(peerInstances, forKey: .peerInstances)
-        try c.encode(peerDropped, forKey: .peerDropped)
-        try c.encodeIfPresent(ratio, forKey: .ratio)
+    init(clients: Int, ours: Side, peer: Side, peerInstances: [String], peerDropped: Int) {
+        (self.clients, self.ours, self.peer, self.peerInstances, self.peerDropped) =
+            (clients, ours, peer, peerInstances, peerDropped)
+        ratio = ours.serverMicrosecondsPerDelivery.flatMap { o in peer.serverMicrosecondsPerDelivery.map { o / $0 } }
     }
 
     static func json(_ rows: [PeerComparison]) -> String {
