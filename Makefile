@@ -11,11 +11,14 @@ RUN_PACKAGES := libwebsockets-dev libsqlite3-dev libnats-dev pkg-config
 # firefox-esr: the browser suite's core in a second engine (BrowserFirefoxTests, README "Tests").
 # systemd (systemd-analyze), nginx and openssl: the deploy/ files' tests (docs/DEPLOY.md).
 # nats-server: the cluster's tests (docs/CLUSTER.md).
-TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core firefox-esr systemd nginx openssl nats-server
+# libwebsockets-test-server: the peer `widget-load peer` measures against (its test and make bench-load).
+TEST_PACKAGES := $(RUN_PACKAGES) chromium fonts-dejavu-core firefox-esr systemd nginx openssl nats-server \
+	libwebsockets-test-server
 BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
+BENCH_LOAD_PACKAGES := $(RUN_PACKAGES) libwebsockets-test-server
 CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run cluster deps-cluster bench-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench clean
+.PHONY: run cluster deps-cluster bench-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench deps-bench-load clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -58,11 +61,14 @@ bench: deps-bench
 	Benchmarks/bench
 
 # The load table of docs/BENCHMARKS.md: widget-load starts a fresh release widget-server on a free
-# loopback port for each run (latency, fan-out, rooms, memory, idle traffic), ~3–5 minutes in all.
-bench-load: deps-run
+# loopback port for each run (latency, fan-out, rooms, memory, idle traffic), ~3–5 minutes in all;
+# then `peer`: our fan-out beside libwebsockets' mirror (libwebsockets-test-server) at 500, 1,000
+# and 2,000 clients, server pinned to CPU 0 and generator to CPU 1 (~1 minute).
+bench-load: deps-bench-load
 	swift build -c release --product widget-server
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
+	.build/release/widget-load peer --public Public
 
 # The cluster's table of docs/BENCHMARKS.md ("Cluster"): a nats-server and three release nodes on
 # loopback; one room's audience on one node against three, input → frame on a relay against the
@@ -101,6 +107,9 @@ deps-cluster:
 
 deps-bench:
 	@./scripts/apt-install $(BENCH_PACKAGES)
+
+deps-bench-load:
+	@./scripts/apt-install $(BENCH_LOAD_PACKAGES)
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -52,8 +52,8 @@ let package = Package(
         .target(name: "NATSClient", dependencies: ["CNATS"]),
         // Small blocking RFC 6455 client: tests, CDP, live replay, the soak's store check.
         .target(name: "WebSocketClient"),
-        // A widget-server or nats-server child on loopback (its port, memory, descriptors): the tests
-        // and widget-load.
+        // A widget-server, nats-server or libwebsockets-test-server child on loopback (its port, memory,
+        // descriptors, cores): the tests and widget-load.
         .target(name: "LoopbackTools"),
         .executableTarget(
             name: "widget-server",

@@ -29,6 +29,15 @@ public enum ProcessUsage {
         return nil
     }
 
+    /// The CPUs it may run on, as /proc/PID/status lists them ("0", "0-1", "1,3").
+    public static func allowedCPUs(pid: Int32) -> String? {
+        guard let status = read("/proc/\(pid)/status") else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+            return String(line.dropFirst("Cpus_allowed_list:".count).drop { $0 == " " || $0 == "\t" })
+        }
+        return nil
+    }
+
     /// Open file descriptors (entries of /proc/PID/fd): sockets, files, pipes, epoll; or only
     /// those of files under `path` (where each entry's link points).
     public static func openFiles(pid: Int32, under path: String? = nil) -> Int? {

@@ -29,6 +29,7 @@ final class ClientSockets {
     weak var delegate: ClientSocketsDelegate?
     /// Client `index` connects to `targets[index % targets.count]` (client 0, a room's driver, to the first).
     private let targets: [LoopbackTarget]
+    private let subprotocol: String
     private var context: OpaquePointer?
     /// What lws keeps pointers into (protocol table, name): freed after the context.
     private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
@@ -52,14 +53,15 @@ final class ClientSockets {
 
     convenience init(target: LoopbackTarget) throws { try self.init(targets: [target]) }
 
-    init(targets: [LoopbackTarget]) throws {
+    /// `subprotocol`: asked for by every connection (another server's, for a peer benchmark).
+    init(targets: [LoopbackTarget], subprotocol: String = ProtocolVersion.subprotocol) throws {
         precondition(!targets.isEmpty)
         self.targets = targets
+        self.subprotocol = subprotocol
         lws_set_log_level(LLL_ERR, nil)
         // Frames are ~1 KB; a full frame or a big presence message arrives in a few pieces.
         let me = Unmanaged.passUnretained(self).toOpaque()
-        context = rs_create_client_context(
-            ProtocolVersion.subprotocol, clientCallback, 16 * 1024, me, &contextMemory)
+        context = rs_create_client_context(subprotocol, clientCallback, 16 * 1024, me, &contextMemory)
         guard context != nil else { throw StartError(description: "could not create a libwebsockets client context") }
         timer = rs_timer_new(me)
     }
@@ -73,7 +75,7 @@ final class ClientSockets {
         let target = targets[index % targets.count]
         return rs_client_connect(
             context, target.address, Int32(target.port), target.path, target.hostHeader, target.origin,
-            ProtocolVersion.subprotocol, UInt(index)) == 0
+            subprotocol, UInt(index)) == 0
     }
 
     func requestWrite(_ index: Int) {

@@ -7,6 +7,9 @@ struct LoadOptions {
         case drag
         /// Nobody moves: resident memory after connecting, and traffic while idle.
         case idle
+        /// Against libwebsockets' mirror (`MirrorServer`), not a widget-server: client 0 sends
+        /// `messageBytes`-byte messages at `messageRate` a second, the server sends each to all.
+        case mirror
     }
 
     var clients = 100
@@ -23,6 +26,9 @@ struct LoadOptions {
     var connectConcurrency = 128
     /// Longest wait for all connections to join.
     var connectTimeout = 60.0
+    /// The mirror script's messages: size and rate (a fling's median frame and frame rate).
+    var messageBytes = 256
+    var messageRate = 60.0
 
     /// Rooms are `<roomPrefix>-<n>`.
     var roomPrefix = "load"

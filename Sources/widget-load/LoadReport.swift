@@ -49,6 +49,12 @@ struct LoadReport: Encodable {
     /// The rooms' own frame rate (frames rendered per second), median over rooms.
     var renderedPerSecond: Double?
     var bytesPerClientPerSecond: Spread
+    /// Frames (mirror: messages) received per second by all clients together.
+    var deliveriesPerSecond: Double
+    /// Bytes of each frame (mirror: message) received, over every client.
+    var frameBytes: Spread
+    /// The mirror script: messages client 0 wrote per second.
+    var messagesSentPerSecond: Double?
     /// Server and generator CPU in the window, as a share of one core.
     var serverCPU: Double?
     /// The other server processes' (a cluster's other nodes), as a share of one core each.
@@ -84,6 +90,11 @@ struct LoadReport: Encodable {
         }
         renderedPerSecond = Percentiles(rendered).median
         bytesPerClientPerSecond = Spread(peers.map { Double($0.tally.bytes) / seconds })
+        deliveriesPerSecond = Double(peers.reduce(0) { $0 + $1.tally.frames }) / seconds
+        frameBytes = Spread(measure.frameSizes.map(Double.init))
+        if options.script == .mirror {
+            messagesSentPerSecond = Double(measure.mirrorSeqs.1 - measure.mirrorSeqs.0) / seconds
+        }
         if let start = measure.serverCPU.0, let end = measure.serverCPU.1 { serverCPU = (end - start) / seconds }
         generatorCPU = (measure.ownCPU.1 - measure.ownCPU.0) / seconds
         let others = measure.otherCPU.compactMap { pair in pair.0.flatMap { a in pair.1.map { ($0 - a) / seconds } } }

@@ -27,6 +27,9 @@ final class LoadRun: ClientSocketsDelegate {
     private var roomNewest: [UInt32]
     private var measure = Measurements()
     private var failure: String?
+    /// The mirror script: messages queued for client 0, and the seq of the last one written.
+    private var mirrorQueued = 0
+    private var mirrorSeq: UInt32 = 0
 
     /// Everything read at the phase boundaries.
     struct Measurements {
@@ -42,6 +45,10 @@ final class LoadRun: ClientSocketsDelegate {
         var otherCPU: [(Double?, Double?)] = []
         var idleBytes: Int?
         var idleFrom = 0
+        /// Sizes of the frames (mirror: messages) received in the window, by every client.
+        var frameSizes: [Int] = []
+        /// The mirror script's last seq written when the window opened and closed.
+        var mirrorSeqs: (UInt32, UInt32) = (0, 0)
     }
 
     convenience init(options: LoadOptions, target: LoopbackTarget, serverPID: Int32?) throws {
@@ -53,7 +60,9 @@ final class LoadRun: ClientSocketsDelegate {
         self.options = options
         self.serverPID = serverPID
         self.otherPIDs = otherPIDs
-        sockets = try ClientSockets(targets: targets)
+        sockets = try ClientSockets(
+            targets: targets,
+            subprotocol: options.script == .mirror ? MirrorServer.subprotocol : ProtocolVersion.subprotocol)
         peers = Array(repeating: Peer(), count: options.clients)
         scripts = Array(repeating: FlingScript(), count: options.rooms)
         roomNewest = Array(repeating: 0, count: options.rooms)
@@ -147,6 +156,12 @@ final class LoadRun: ClientSocketsDelegate {
             }
         case .drag:
             if phase == .window, probe.wantsMove(now: now * 1000) { send(0, .probeMove) }
+        case .mirror:
+            let due = Int((now - scriptStart) * options.messageRate)
+            while mirrorQueued < due {
+                mirrorQueued += 1
+                send(0, .mirror)
+            }
         case .idle:
             break
         }
@@ -159,6 +174,7 @@ final class LoadRun: ClientSocketsDelegate {
         measure.ownCPU.0 = ProcessUsage.ownCPU()
         measure.serverCPU.0 = serverPID.flatMap(ProcessUsage.cpu)
         measure.otherCPU = otherPIDs.map { (ProcessUsage.cpu(pid: $0), nil) }
+        measure.mirrorSeqs.0 = mirrorSeq
         enter(.window)
     }
 
@@ -168,6 +184,7 @@ final class LoadRun: ClientSocketsDelegate {
             measure.ownCPU.1 = ProcessUsage.ownCPU()
             measure.serverCPU.1 = serverPID.flatMap(ProcessUsage.cpu)
             for (i, pid) in otherPIDs.enumerated() { measure.otherCPU[i].1 = ProcessUsage.cpu(pid: pid) }
+            measure.mirrorSeqs.1 = mirrorSeq
         }
         measure.rssEnd = serverPID.flatMap(ProcessUsage.residentKiB)
         enter(.done)
@@ -185,7 +202,12 @@ final class LoadRun: ClientSocketsDelegate {
     func established(_ index: Int) {
         peers[index].state = .open
         connecting -= 1
-        send(index, .hello(room: options.room(of: index), scene: options.scene))
+        // A mirror instance has no hello: the connection is in it once open.
+        if options.script == .mirror {
+            peers[index].joined = true
+        } else {
+            send(index, .hello(room: options.room(of: index), scene: options.scene))
+        }
     }
 
     func closed(_ index: Int, error: String?) {
@@ -214,6 +236,9 @@ final class LoadRun: ClientSocketsDelegate {
         case .ping:
             probe.pingSent(t: t)
             return ClientMessage.ping(t: t).encoded()
+        case .mirror:
+            mirrorSeq += 1
+            return MirrorMessage.text(seq: mirrorSeq, size: options.messageBytes)
         }
     }
 
@@ -222,22 +247,31 @@ final class LoadRun: ClientSocketsDelegate {
         peers[index].bytesTotal += bytes.count
         if phase == .window { peers[index].tally.received(bytes: bytes.count) }
         guard let message = peers[index].message.add(bytes, binary: binary, isLast: isLast) else { return }
-        if message.binary {
-            message.bytes.withUnsafeBytes { frame(index, $0) }
+        if options.script == .mirror {
+            if !message.binary, let seq = MirrorMessage.seq(message.bytes) {
+                counted(index, seq: seq, isDelta: false, size: message.size)
+            }
+        } else if message.binary {
+            message.bytes.withUnsafeBytes { frame(index, $0, size: message.size) }
         } else {
             text(index, message.bytes)
         }
     }
 
-    private func frame(_ index: Int, _ bytes: UnsafeRawBufferPointer) {
+    private func frame(_ index: Int, _ bytes: UnsafeRawBufferPointer, size: Int) {
         guard let header = FrameTally.header(bytes) else { return }
         guard phase == .window || phase == .warmup else { return }
-        if phase == .window {
-            peers[index].tally.frame(seq: header.seq, isDelta: header.isDelta)
-            let room = index % options.rooms
-            roomNewest[room] = max(roomNewest[room], header.seq)
-        }
+        counted(index, seq: header.seq, isDelta: header.isDelta, size: size)
         if index == 0 { probe.frame(now: lastByte * 1000) }
+    }
+
+    /// A frame (mirror: a message) received: tallied in the window.
+    private func counted(_ index: Int, seq: UInt32, isDelta: Bool, size: Int) {
+        guard phase == .window else { return }
+        peers[index].tally.frame(seq: seq, isDelta: isDelta)
+        measure.frameSizes.append(size)
+        let room = index % options.rooms
+        roomNewest[room] = max(roomNewest[room], seq)
     }
 
     private func text(_ index: Int, _ bytes: [UInt8]) {

@@ -11,20 +11,23 @@ struct MessageHead {
     private var inMessage = false
     private var binary = false
     private var head: [UInt8] = []
+    private var size = 0
 
-    /// Adds a piece; once the last is in, the message's kind and first bytes.
+    /// Adds a piece; once the last is in, the message's kind, first bytes and whole size.
     mutating func add(
         _ piece: UnsafeRawBufferPointer, binary: Bool, isLast: Bool
-    ) -> (binary: Bool, bytes: [UInt8])? {
+    ) -> (binary: Bool, bytes: [UInt8], size: Int)? {
         if !inMessage {
             inMessage = true
             self.binary = binary
             head.removeAll(keepingCapacity: true)
+            size = 0
         }
+        size += piece.count
         let keep = (self.binary ? FrameFormat.headerSize : textLimit) - head.count
         if keep > 0 { head.append(contentsOf: piece.prefix(keep)) }
         guard isLast else { return nil }
         inMessage = false
-        return (self.binary, head)
+        return (self.binary, head, size)
     }
 }

@@ -21,5 +21,7 @@ struct Peer {
         /// The latency probe's move: its x and t are taken when it is written.
         case probeMove
         case ping
+        /// The mirror script's message: its seq is taken when it is written.
+        case mirror
     }
 }

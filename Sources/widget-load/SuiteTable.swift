@@ -60,8 +60,6 @@ struct SuiteTable {
 
     private func row(_ cells: String...) -> String { "| " + cells.joined(separator: " | ") + " |" }
     private func ms(_ v: Double?) -> String { fixed(v, 3) }
-    private func fixed(_ v: Double?, _ digits: Int) -> String { v.map { String(format: "%.\(digits)f", $0) } ?? "–" }
-    private func percent(_ v: Double?, _ digits: Int = 0) -> String {
-        v.map { String(format: "%.\(digits)f %%", $0 * 100) } ?? "–"
-    }
+    private func fixed(_ v: Double?, _ digits: Int) -> String { TableFigures.fixed(v, digits) }
+    private func percent(_ v: Double?, _ digits: Int = 0) -> String { TableFigures.percent(v, digits) }
 }

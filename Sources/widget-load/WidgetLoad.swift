@@ -13,7 +13,7 @@ struct WidgetLoad: ParsableCommand {
             itself. Without --url it starts its own widget-server (beside this executable) for the run.
             """,
         version: "widget-load \(ProductVersion.description)",
-        subcommands: [Run.self, Suite.self, Soak.self, ClusterBench.self], defaultSubcommand: Run.self)
+        subcommands: [Run.self, Suite.self, Soak.self, ClusterBench.self, PeerBench.self], defaultSubcommand: Run.self)
 }
 
 /// Where the server comes from: one started for the run, or one already running.
@@ -73,7 +73,8 @@ extension WidgetLoad {
             guard (1...20_000).contains(clients) else { throw ValidationError("--clients must be 1…20000") }
             guard (1...clients).contains(rooms) else { throw ValidationError("--rooms must be 1…clients") }
             guard (0.1...120).contains(duration) else { throw ValidationError("--duration must be 0.1…120 s") }
-            guard LoadOptions.Script(rawValue: script) != nil else {
+            // The mirror script is `peer`'s: it talks to libwebsockets' test server, not ours.
+            guard let script = LoadOptions.Script(rawValue: script), script != .mirror else {
                 throw ValidationError("--script must be fling, drag or idle")
             }
             if let url = server.url { _ = try LoopbackTarget(url: url) }

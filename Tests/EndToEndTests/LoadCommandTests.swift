@@ -2,8 +2,9 @@ import Foundation
 import LoopbackTools
 import Testing
 
-/// `widget-load` against a test server: a tiny bounded run whose report is well-formed and in
-/// which every client received frames. No figure is asserted: this keeps the tool working.
+/// `widget-load` against a test server (and `peer` against libwebsockets' test server too): a tiny
+/// bounded run whose report is well-formed and in which every client received frames. No figure
+/// is asserted: this keeps the tool working.
 @Suite struct LoadCommandTests {
     private func run(_ arguments: [String]) throws -> (report: [String: Any]?, output: String) {
         let binary = Products.path("widget-load")
@@ -46,6 +47,37 @@ import Testing
         #expect(latency["samples"] as? Int ?? 0 >= 20)
         #expect((latency["inputToFrameMs"] as? [String: Any])?["median"] is Double)
         #expect((latency["echoMs"] as? [String: Any])?["median"] is Double)
+    }
+
+    /// Our fan-out and libwebsockets' mirror, 20 clients each: each server on the core it was pinned to.
+    @Test("peer: every client in one mirror instance, deliveries and CPU counted")
+    func peerRun() throws {
+        let (report, output) = try run(["peer", "--clients", "20", "--duration", "1", "--json"])
+        let rows = try #require(report?["rows"] as? [[String: Any]], "\(output)")
+        let row = try #require(rows.count == 1 ? rows[0] : nil, "\(output)")
+        #expect(row["clients"] as? Int == 20)
+        // One instance, named as asked: every client joined the same one.
+        #expect(row["peerInstances"] as? [String] == ["peer20"], "\(output)")
+        for side in ["ours", "peer"] {
+            let s = try #require(row[side] as? [String: Any], "\(output)")
+            #expect(s["connected"] as? Int == 20, "\(side): \(output)")
+            // Every client received what client 0's room (peer: client 0) sent.
+            #expect(s["clientsReceiving"] as? Int == 20, "\(side): \(output)")
+            #expect((s["deliveriesPerSecond"] as? Double ?? 0) > 0, "\(side)")
+            for key in ["deliveredMedian", "deliveredMin"] {
+                let share = try #require(s[key] as? Double, "\(side) \(key)")
+                #expect((0...1).contains(share), "\(side) \(key) \(share)")
+            }
+            #expect(s["serverCPU"] is Double && s["generatorCPU"] is Double, "\(side)")
+            #expect((s["serverMicrosecondsPerDelivery"] as? Double ?? -1) >= 0, "\(side)")
+            #expect(s["serverCPUs"] as? String == "0" && s["generatorCPUs"] as? String == "1", "\(side)")
+        }
+        // The peer's messages are our frames' size, sent at our room's rate.
+        let ours = row["ours"] as? [String: Any], peer = row["peer"] as? [String: Any]
+        let bytes = try #require(ours?["messageBytes"] as? Double)
+        #expect(peer?["messageBytes"] as? Double == bytes.rounded())
+        #expect((peer?["sentPerSecond"] as? Double ?? 0) > 0)
+        #expect(row["ratio"] is Double)
     }
 
     @Test("a host other than the loopback address is refused, naming why")

@@ -8,13 +8,13 @@ import Testing
         let (listener, port) = try LoopbackPort.bound(listening: 4)
         defer { close(listener) }
         #expect(port > 0 && port < 65536)
-        #expect(connects(to: port))
+        #expect(LoopbackPort.accepts(port))
     }
 
     /// A free port is one nothing listens on, and which can be bound again at once.
     @Test func aFreePortIsNotInUse() throws {
         let port = try LoopbackPort.free()
-        #expect(!connects(to: port))
+        #expect(!LoopbackPort.accepts(port))
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = loopback(port)
@@ -34,14 +34,4 @@ import Testing
         return address
     }
 
-    private func connects(to port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = loopback(port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
 }
