@@ -33,6 +33,12 @@ const latencySim = (() => {
   notice(`?latency=${text} is not used: give whole milliseconds from 0 to ${MAX_LATENCY_SIM} (e.g. ?latency=100).`);
   return 0;
 })();
+/** ?predict=1: a held layer is shown following the pointer before the server's frame comes. */
+const predict = params.get("predict") === "1";
+if (params.has("predict") && !["0", "1"].includes(params.get("predict"))) {
+  notice(`?predict=${params.get("predict")} is not used: give 1 (on) or 0 (off).`);
+}
+if (predict) root.dataset.predict = "on";
 if (params.has("theme") && !["light", "dark"].includes(params.get("theme"))) {
   notice(`?theme=${params.get("theme")} is not used: give light or dark. The theme follows the system.`);
 }
@@ -50,7 +56,7 @@ const hud = new Hud({
 const client = new SceneClient({
   canvas, overlay: document.getElementById("semantics"), announcer: document.getElementById("announcer"),
   preferences: () => ({ theme: preferences.theme, reducedMotion: preferences.reducedMotion }),
-  latency: latencySim, hud,
+  latency: latencySim, predict, hud,
   on: {
     state: showState,
     welcome(m) {
@@ -66,6 +72,13 @@ const client = new SceneClient({
     refused,
     error(m) { if (m.fatal) statusEl.textContent = `Closed by the server: ${m.message}`; },
     painted() { root.dataset.frames = String(client.framesPainted); },
+    predicted(stats) {
+      // For the HUD's readers and tests: the shift shown now, and the corrections so far (pt).
+      root.dataset.predictShift = stats.shift.toFixed(2);
+      root.dataset.predictCorrections = String(stats.corrections);
+      root.dataset.predictMaxCorrection = stats.maxCorrection.toFixed(2);
+      if (stats.releaseCorrection !== null) root.dataset.predictReleaseCorrection = stats.releaseCorrection.toFixed(2);
+    },
   },
 });
 

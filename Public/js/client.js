@@ -8,12 +8,11 @@ import { SemanticsLayer } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { RoomClock } from "./room-clock.js";
+import { Prediction } from "./prediction.js";
 
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
 export const PROTOCOL_VERSION = 5;
 
-/** The clock's pings (docs/PROTOCOL.md, "Tracks"): a few at once after the welcome, then seldom. */
-const CLOCK_PINGS = { first: 3, firstEveryMs: 1000, thenEveryMs: 5000 };
 
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -49,18 +48,13 @@ const HANDLERS = {
   presence: (client, m) => client.on.presence?.(m),
   events: (client, m) => client.events(m.events),
   error: (client, m) => client.error(m),
-  applied: (client, m) => client.hud.applied(m.t),
-  pong: (client, m) => {
-    client.clock.roundTrip(m.t, performance.now());
-    client.hud.pong(m.t);
-    client.hud.clock(client.clock.error());
-  },
+  applied: (client, m) => client.applied(m),
+  pong: (client, m) => client.hud.pong(m.t),
 };
 export const MESSAGE_TYPES = Object.keys(HANDLERS);
 
 const NO_HUD = {
-  received() {}, frame() {}, painted() {}, applied() {}, pong() {}, clock() {}, inputSent() {}, restartSeq() {},
-  setConnected() {},
+  received() {}, frame() {}, painted() {}, applied() {}, pong() {}, inputSent() {}, restartSeq() {}, setConnected() {},
 };
 
 export class SceneClient {
@@ -68,20 +62,25 @@ export class SceneClient {
    * @param {object} options
    *   `canvas` (painted), `overlay` (holds the semantics' elements), `announcer` (a polite live
    *   region), `preferences()` ({theme, reducedMotion} to draw with, read when a hello is made);
-   *   optional: `enabled()` (false: no input is sent), `latency` (simulated, ms each way), `hud`
+   *   optional: `enabled()` (false: no input is sent), `latency` (simulated, ms each way), `predict`
+   *   (show a held layer following the pointer before the server's frame: prediction.js), `hud`
    *   (told of every message, frame, paint and input: hud.js's Hud), and `on`, hooks for the host:
    *   `state(state, detail, code)` ("connecting", "open" once welcomed, "offline" with the wait and
    *   the close code), `welcome(m)` (after the scene is known), `semantics(widgets)`,
    *   `presence(m)`, `events(events)`, `haptics(events)` (one message's haptic events, if any),
    *   `refused(code, message)` (stopped for good: a room name the server would refuse, "bad_room",
-   *   or a FINAL_ERRORS code), `error(m)` (any other error), `painted()`.
+   *   or a FINAL_ERRORS code), `error(m)` (any other error), `painted()`, `predicted(stats)` (with
+   *   `predict`: after each paint, the shift shown and the corrections so far).
    */
-  constructor({ canvas, overlay, announcer, preferences, enabled = () => true, latency = 0, hud = NO_HUD, on = {} }) {
+  constructor({
+    canvas, overlay, announcer, preferences, enabled = () => true, latency = 0, predict = false, hud = NO_HUD, on = {},
+  }) {
     Object.assign(this, { canvas, announcer, preferences, enabled, latency, hud, on });
+    this.prediction = predict ? new Prediction() : null;
     this.ctx = canvas.getContext("2d");
     this.store = new LayerStore();
     this.clock = new RoomClock();
-    this.pingTimer = null;
+    this.drawPending = false; // a draw is asked of the next display frame
     this.connection = null;
     this.client = null; // this page's client id, from the welcome: the painter skips its own pointer
     this.scene = null; // { name, width, height } from the welcome
@@ -100,6 +99,13 @@ export class SceneClient {
       return true;
     });
     attachInput(canvas, () => this.scale, (m) => { if (this.enabled()) this.send(m); });
+  }
+
+  /** Turns drag prediction on or off (`<scroll-widget predict>`); off, nothing is shown moved. */
+  setPrediction(on) {
+    if (on === (this.prediction !== null)) return;
+    this.prediction = on ? new Prediction() : null;
+    this.redraw();
   }
 
   /** Joins `room` on the server at `url` (a `scene` name or null), leaving any room joined before. */
@@ -144,6 +150,11 @@ export class SceneClient {
   send(message) {
     if (!this.connection?.send(message)) return false;
     if (INPUT.has(message.type)) this.hud.inputSent(message.t);
+    if (this.prediction) {
+      this.prediction.sent(message);
+      // The finger moved: the held layer is shown there at the next display frame.
+      if (this.prediction.active) this.redraw();
+    }
     return true;
   }
 
@@ -183,17 +194,6 @@ export class SceneClient {
   notWelcomed() {
     this.welcomed = false;
     this.hud.setConnected(false);
-    clearTimeout(this.pingTimer);
-    this.pingTimer = null;
-  }
-
-  /** Pings for the room clock's round trip while welcomed (the HUD pings more often while shown);
-   *  a hidden page sends nothing (it paints nothing either). */
-  clockPings(sent = 0) {
-    clearTimeout(this.pingTimer);
-    if (!document.hidden) this.send({ type: "ping", t: performance.now() });
-    const wait = sent < CLOCK_PINGS.first ? CLOCK_PINGS.firstEveryMs : CLOCK_PINGS.thenEveryMs;
-    this.pingTimer = setTimeout(() => { if (this.welcomed) this.clockPings(sent + 1); }, wait);
   }
 
   /** One text message from the server. */
@@ -212,7 +212,9 @@ export class SceneClient {
     this.scene = m.scene;
     this.connection?.joined();
     this.welcomed = true;
-    this.clockPings();
+    // A welcome again on the same connection (the room moved to another node after a failover)
+    // may start the room's time again.
+    this.clock.reset();
     this.hud.restartSeq();
     this.hud.setConnected(true);
     this.on.welcome?.(m);
@@ -259,28 +261,44 @@ export class SceneClient {
     console.warn(`this page does not know the server's ${what} type "${type}"`);
   }
 
+  /** `applied`: the frame just received shows input `t`; with prediction, how the held layer follows. */
+  applied(m) {
+    this.hud.applied(m.t);
+    if (!this.prediction) return;
+    this.prediction.applied(m, this.store, this.clock.now());
+    this.redraw();
+  }
+
+  /** Paints at the next display frame (once, however often it is asked before then). */
+  redraw() {
+    this.dirty = true;
+    if (this.drawPending) return;
+    this.drawPending = true;
+    requestAnimationFrame(() => { this.drawPending = false; this.draw(); });
+  }
+
   frame(buffer) {
     const at = performance.now();
     this.hud.frame(buffer);
+    this.prediction?.frameComing(this.store);
     if (!this.store.apply(buffer)) return;
+    this.prediction?.frameApplied(this.store);
     this.clock.frameArrived(this.store.time, at);
-    this.hud.clock(this.clock.error());
-    this.dirty = true;
-    requestAnimationFrame(() => this.draw());
+    this.redraw();
   }
 
   /** Paints what changed; while a track moves a layer, every display frame (the display's rate,
    *  not the server's tick). */
   draw() {
     if (!this.dirty) return;
+    if (this.prediction?.holdsPaint()) { this.redraw(); return; }
     this.dirty = false;
     const time = this.clock.now();
-    paint(this.ctx, this.store, this.scale, this.dpr, this.client, time);
+    const placed = this.prediction?.placements(this.store, time);
+    paint(this.ctx, this.store, this.scale, this.dpr, this.client, time, placed);
     const until = this.store.movingUntil();
-    if (until !== null && time !== null && time < until) {
-      this.dirty = true;
-      requestAnimationFrame(() => this.draw());
-    }
+    if ((until !== null && time !== null && time < until) || this.prediction?.moving) this.redraw();
+    if (this.prediction) this.on.predicted?.(this.prediction.stats);
     if (this.store.seq === 0) return; // nothing received yet
     this.framesPainted += 1;
     this.hud.painted();

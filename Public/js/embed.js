@@ -48,7 +48,7 @@ function privateRoomName() {
 
 export class ScrollWidgetElement extends HTMLElement {
   static formAssociated = true;
-  static observedAttributes = ["server", "room", "scene", "theme", "widget", "disabled"];
+  static observedAttributes = ["server", "room", "scene", "theme", "widget", "disabled", "predict"];
 
   #internals = this.attachInternals();
   #shadow;
@@ -97,6 +97,7 @@ export class ScrollWidgetElement extends HTMLElement {
       canvas: this.#canvas, overlay, announcer: live,
       preferences: () => ({ theme: this.#theme(), reducedMotion: this.#motionQuery.matches }),
       enabled: () => !this.#isDisabled(),
+      predict: this.hasAttribute("predict"),
       on: {
         state: (state, detail, code) => this.#setStatus(state, detail, code),
         welcome: () => { this.#fresh = true; this.#layout(); },
@@ -141,6 +142,7 @@ export class ScrollWidgetElement extends HTMLElement {
     switch (name) {
       case "theme": this.#client.preferencesChanged(); break;
       case "disabled": this.#applyDisabled(); break;
+      case "predict": this.#client.setPrediction(value !== null); break;
       case "widget": this.#chooseWidget(); break;
       default: // server, room, scene: another room, whose value is new to this element
         if (this.isConnected && this.#started) {

@@ -13,8 +13,8 @@
 //                     (a delta's gap is only frames that changed nothing, never sent; a
 //                     theme or motion change and a reconnect start a new count of seq)
 //   data-hud-latency-sim  the simulated latency (ms), when ?latency= turned it on
-//   data-hud-clock    how far the page's room clock may be off (ms; tracks play on it), absent
-//                     until a frame and a pong have come
+//   data-hud-clock    at most how far behind the server the page's room clock runs (ms): half
+//                     the round trip (tracks play on it, as late as the fastest frames come)
 
 const STORAGE = "scroll-widgets.hud";
 const WINDOW_MS = 1000;
@@ -34,7 +34,6 @@ export class Hud {
     this.paints = [];
     this.bytes = [];
     this.rtt = null;
-    this.clockError = null;
     this.latencies = [];
     this.sent = new Map(); // input t → performance.now() when sent, in sending order
     this.lastFrameAt = null; // arrival of the latest frame (its `applied` comes right after it)
@@ -90,9 +89,6 @@ export class Hud {
     this.rtt = performance.now() - t;
     if (this.shown) this.publish();
   }
-
-  /** The room clock may now be off by `error` ms (null: not known yet). */
-  clock(error) { this.clockError = error; }
 
   /** An input message with client time `t` was just sent. */
   inputSent(t) {
@@ -154,13 +150,13 @@ export class Hud {
     d.hudSkipped = String(this.skipped);
     if (this.rtt === null) delete d.hudRtt; else d.hudRtt = this.rtt.toFixed(1);
     if (latency === null) delete d.hudLatency; else d.hudLatency = latency.toFixed(1);
-    if (this.clockError === null) delete d.hudClock; else d.hudClock = this.clockError.toFixed(1);
+    if (this.rtt === null) delete d.hudClock; else d.hudClock = (this.rtt / 2).toFixed(1);
     this.set("fps", `${fps} fps`);
     this.set("rtt", this.rtt === null ? "–" : `${Math.round(this.rtt)} ms`);
     this.set("latency", latency === null ? "–" : `${Math.round(latency)} ms median`);
     this.set("bps", formatBytes(bps));
     this.set("skipped", String(this.skipped));
-    this.set("clock", this.clockError === null ? "–" : `± ${this.clockError.toFixed(1)} ms`);
+    this.set("clock", this.rtt === null ? "–" : `≤ ${Math.round(this.rtt / 2)} ms behind`);
     this.set("sim", this.latencySim > 0 ? `+${this.latencySim} ms simulated` : "off");
   }
 

@@ -89,8 +89,9 @@ export class LayerStore {
 
 /** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels;
  *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped; `time` is the
- *  room time (s) to paint tracks at (null: the newest frame's). */
-export function paint(ctx, store, scale, dpr, viewer = null, time = null) {
+ *  room time (s) to paint tracks at (null: the newest frame's); `placed` (id → [dx, dy]) gives
+ *  layers another offset (prediction.js). */
+export function paint(ctx, store, scale, dpr, viewer = null, time = null, placed = null) {
   const at = time ?? store.time ?? 0;
   const own = viewer ? new TextEncoder().encode(viewer) : null;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -100,7 +101,9 @@ export function paint(ctx, store, scale, dpr, viewer = null, time = null) {
     ctx.save();
     const open = { saves: 0 };
     try {
-      paintOps(ctx, placed(store.layers.get(id), at), open, own);
+      const moved = placed?.get(id);
+      const layer = store.layers.get(id);
+      paintOps(ctx, moved ? { bytes: layer.bytes, dx: moved[0], dy: moved[1] } : onTrack(layer, at), open, own);
     } catch {
       // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
     } finally {
@@ -112,7 +115,7 @@ export function paint(ctx, store, scale, dpr, viewer = null, time = null) {
 }
 
 /** The layer with the offset its track has at room time `at` (a layer without one as it is). */
-function placed(layer, at) {
+function onTrack(layer, at) {
   if (!layer.track) return layer;
   const [dx, dy] = trackOffset(layer.track, at);
   return { bytes: layer.bytes, dx, dy };

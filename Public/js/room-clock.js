@@ -1,48 +1,34 @@
-// The room's time on this page's clock (docs/PROTOCOL.md, "Tracks": time base). Tracks are in
-// room time; the page plays them at `now()`. Every frame says the room time it was drawn at, and
-// it was sent no earlier: so room time − arrival time, at its largest over recent frames, is the
-// clocks' difference less the one-way delay, which is taken as half the smallest recent round
-// trip (pings). The error bound is that half round trip: the delay each way may differ by that much.
+// The room's time on this page (docs/PROTOCOL.md, "Tracks": time base). Tracks are in room time;
+// the page plays them at `now()`. Every frame says the room time it was drawn at, and it is sent no
+// earlier: so over recent frames the largest `room time − arrival time` is the clocks' difference
+// less the smallest one-way delay, and `now()` is the room's time as the fastest frame shows it.
+// A track then plays exactly as late as the frames that come fastest, so a glide hands over to what
+// follows it (a catch, a key, the rest) where the page already is. How late that is (at most half
+// the round trip) the HUD shows while it pings.
 
 const WINDOW_MS = 20000;
 
 export class RoomClock {
-  constructor() { this.frames = []; this.trips = []; }
+  constructor() { this.samples = []; }
 
   /** A frame drawn at room time `roomTime` (s) arrived at `at` (performance.now(), ms). */
   frameArrived(roomTime, at) {
-    if (!Number.isFinite(roomTime)) return;
-    this.frames.push([at, roomTime * 1000 - at]);
-    trim(this.frames, at);
+    if (!Number.isFinite(roomTime) || !Number.isFinite(at)) return;
+    this.samples.push([at, roomTime * 1000 - at]);
+    let n = 0;
+    while (n < this.samples.length - 1 && this.samples[n][0] < at - WINDOW_MS) n++;
+    if (n > 0) this.samples.splice(0, n);
   }
 
-  /** A ping sent at `sent` came back at `at` (both performance.now(), ms). */
-  roundTrip(sent, at) {
-    if (!Number.isFinite(sent) || at < sent) return;
-    this.trips.push([at, at - sent]);
-    trim(this.trips, at);
-  }
-
-  /** Forgets everything (another connection: another room, another clock). */
-  reset() { this.frames = []; this.trips = []; }
-
-  /** Half the smallest recent round trip (ms), or null before the first pong. */
-  oneWay() { return this.trips.length ? Math.min(...this.trips.map((s) => s[1])) / 2 : null; }
-
-  /** How far `now()` may be from the room's time (ms), or null while unknown. */
-  error() { return this.frames.length ? this.oneWay() : null; }
+  /** Forgets everything: another connection, or another welcome (a room made again elsewhere
+   *  starts its time again). */
+  reset() { this.samples = []; }
 
   /** The room time (s) at `at` (performance.now(), ms), or null before the first frame. */
   now(at = performance.now()) {
-    if (!this.frames.length) return null;
-    const lead = Math.max(...this.frames.map((s) => s[1]));
-    return (at + lead + (this.oneWay() ?? 0)) / 1000;
+    if (!this.samples.length) return null;
+    let lead = -Infinity;
+    for (const s of this.samples) lead = Math.max(lead, s[1]);
+    return (at + lead) / 1000;
   }
-}
-
-/** Keeps the last WINDOW_MS of samples (and always the newest). */
-function trim(samples, now) {
-  let n = 0;
-  while (n < samples.length - 1 && samples[n][0] < now - WINDOW_MS) n++;
-  if (n > 0) samples.splice(0, n);
 }

@@ -5,13 +5,13 @@
 const AXES_X = 1, AXES_Y = 2;
 
 /** Reads a track at byte `o` of `view`: `{ track, next }` (next: the byte after it), or null if
- *  it is malformed (no knots, unknown axes, times going back, cut short). */
+ *  it is malformed (no knots, unknown axes, times going back, a number not finite, cut short). */
 export function readTrack(view, o) {
   if (o + 11 > view.byteLength) return null;
   const start = view.getFloat64(o, true);
   const axes = view.getUint8(o + 8);
   const count = view.getUint16(o + 9, true);
-  if (axes < 1 || axes > 3 || count === 0) return null;
+  if (axes < 1 || axes > 3 || count === 0 || !Number.isFinite(start)) return null;
   const hasX = (axes & AXES_X) !== 0, hasY = (axes & AXES_Y) !== 0;
   const size = 4 + (hasX ? 8 : 0) + (hasY ? 8 : 0);
   o += 11;
@@ -23,7 +23,8 @@ export function readTrack(view, o) {
     const knot = { t: f(0), x: 0, y: 0, vx: 0, vy: 0 };
     if (hasX) { knot.x = f(k); knot.vx = f(k + 1); k += 2; }
     if (hasY) { knot.y = f(k); knot.vy = f(k + 1); }
-    if (i > 0 && knot.t < knots[i - 1].t) return null;
+    if (![knot.t, knot.x, knot.y, knot.vx, knot.vy].every(Number.isFinite)) return null;
+    if (i > 0 && !(knot.t >= knots[i - 1].t)) return null;
     knots.push(knot);
     o += size;
   }

@@ -2,26 +2,23 @@ import Foundation
 import Logging
 import ScrollCore
 import ScrollServer
-import Synchronization
 
 /// What one client watching another's gesture receives, through the real switchboard on a
 /// manual clock (no sockets, no waiting: every figure is exact): the messages and bytes from the
 /// release to the rest of a fling, and the frames a second during a 60 Hz drag.
-final class WatcherBench: Wire {
-    /// The manual clock's seconds.
-    private final class Seconds: Sendable { let value = Mutex(0.0) }
-    private let seconds = Seconds()
-    private var tickDue: Double?
+final class WatcherBench {
+    private let time = ManualClock()
+    private let wire: ManualWire
     let board: Switchboard
     static let driver: UInt64 = 1, watcher: UInt64 = 2
 
     init(scene: String) throws {
-        let seconds = seconds
-        let clock = ServerClock(now: { seconds.value.withLock { $0 } }, wall: { 1e9 + seconds.value.withLock { $0 } })
         var logger = Logger(label: "watcher-bench")
         logger.logLevel = .critical
-        board = try Switchboard(config: ServerConfig(publicDirectory: "/nonexistent"), logger: logger, clock: clock)
-        board.wire = self
+        wire = ManualWire(clock: time)
+        board = try Switchboard(
+            config: ServerConfig(publicDirectory: "/nonexistent"), logger: logger, clock: time.clock)
+        board.wire = wire
         for id in [Self.driver, Self.watcher] {
             board.connected(id)
             board.received(id, ClientMessage.hello(.init(room: "watch", scene: scene)).encoded())
@@ -29,11 +26,7 @@ final class WatcherBench: Wire {
         }
     }
 
-    var now: Double { seconds.value.withLock { $0 } }
-    func requestWrite(_ client: UInt64) {}
-    func requestTick(after seconds: Double) { tickDue = now + seconds }
-    func requestSweep(after seconds: Double) {}
-    func requestLeaseTick(after seconds: Double) {}
+    var now: Double { time.now }
 
     /// Everything `id` is owed now: (type, bytes) per message ("frame" for binary).
     func read(_ id: UInt64) -> [(type: String, bytes: Int)] {
@@ -59,20 +52,20 @@ final class WatcherBench: Wire {
 
     /// Moves the clock to `t`, firing the frame clock on the way; the watcher reads after each tick.
     func run(until t: Double, into got: inout [(type: String, bytes: Int)]) {
-        while let due = tickDue, due <= t {
-            tickDue = nil
-            seconds.value.withLock { $0 = max($0, due) }
+        while let due = wire.tickDue, due <= t {
+            wire.tickDue = nil
+            time.advance(by: max(0, due - now))
             board.tick()
             got += read(Self.watcher)
             _ = read(Self.driver)
         }
-        seconds.value.withLock { $0 = max($0, t) }
+        time.advance(by: max(0, t - now))
     }
 
     /// Runs the frame clock until the room rests (at most `limit` s).
     func runToRest(limit: Double = 10, into got: inout [(type: String, bytes: Int)]) {
         let end = now + limit
-        while let due = tickDue, due <= end { run(until: due, into: &got) }
+        while let due = wire.tickDue, due <= end { run(until: due, into: &got) }
     }
 }
 

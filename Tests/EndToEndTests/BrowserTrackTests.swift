@@ -99,6 +99,10 @@ import Testing
             """
             (() => {
               window.binaries = [];
+              // Display frames, counted by a loop of their own: the page paints at most once in each.
+              window.displayFrames = 0;
+              const count = () => { displayFrames += 1; requestAnimationFrame(count); };
+              requestAnimationFrame(count);
               const Native = window.WebSocket;
               window.WebSocket = class extends Native {
                 constructor(...args) {
@@ -110,11 +114,16 @@ import Testing
             """)
         try b.loadObserved(server.httpURL + "?room=track-fling", ready: "\(BrowserRulerTests.value) > 0")
         let before = try #require(b.evaluate("binaries.length") as? Int)
+        let paintsBefore = try #require(b.evaluate("observed.frames") as? Int)
+        let displayBefore = try #require(b.evaluate("displayFrames") as? Int)
         try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
         let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
         try b.waitFor("\(finals).length >= 1", timeout: 10)
         let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
         try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+        let painted = try #require(b.evaluate("observed.frames") as? Int) - paintsBefore
+        let shown = try #require(b.evaluate("displayFrames") as? Int) - displayBefore
+        #expect(painted > 10 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
         let frames = try #require(
             b.evaluate(
                 """

@@ -14,6 +14,7 @@ struct MessageSizeTests {
         static let events = 64 * 1024
         static let error = 1024
         static let appliedOrPong = 48
+        static let appliedWithFollow = 192
         static let frame = 64 * 1024
     }
 
@@ -149,6 +150,10 @@ struct MessageSizeTests {
     func appliedAndPong() {
         #expect(ServerMessage.applied(t: .greatestFiniteMagnitude).utf8.count <= Documented.appliedOrPong)
         #expect(ServerMessage.pong(t: -.greatestFiniteMagnitude).utf8.count <= Documented.appliedOrPong)
+        let longest = -Double.greatestFiniteMagnitude
+        let follow = LayerFollow(
+            layer: .max, follow: PointerFollow(axis: .x, ratio: longest, range: longest...(-1e-300)))
+        #expect(ServerMessage.applied(t: longest, follow: follow).utf8.count <= Documented.appliedWithFollow)
     }
 
     @Test("a frame: every widget held, 50 items leaving and 50 coming, cross-faded, 100 dots: ≤ 64 KiB")

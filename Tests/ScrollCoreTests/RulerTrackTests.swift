@@ -71,6 +71,33 @@ struct RulerTrackTests {
         #expect(bytes <= 1200, "\(bytes) B for the ruler's layer from release to rest")
     }
 
+    @Test("a key mid-glide sends a new track; a finger catching the glide ends it (a fixed offset)")
+    func newInputNewTrack() throws {
+        let scene = RulerScene.make()
+        let ruler = try #require(scene.widget("ruler") as? WeightRuler)
+        let id = UInt16(try #require(scene.widgets.firstIndex { $0 === ruler }) + 1)
+        var encoder = FrameEncoder()
+        func rulerEntry() throws -> DecodedFrame.Layer {
+            let frame = try DecodedFrame(encoder.encode(scene.render(theme: .light), time: scene.time).delta)
+            return try #require(frame.layers.first { $0.id == id })
+        }
+        _ = try rulerEntry()
+        scene.apply(.action(ActionInput(widget: "ruler", name: "setValue", args: ["value": .number(80)])), at: 1)
+        let first = try rulerEntry()
+        #expect(first.track != nil)
+        scene.advance(to: 1.05)
+        #expect(try rulerEntry().track == nil && rulerEntry().ops == nil, "kept while it glides")
+        scene.apply(.key("ArrowRight", widget: "ruler"), at: 1.1)
+        let second = try rulerEntry()
+        #expect(second.track != nil && second.track != first.track, "a new path, a new track")
+        let key = PointerKey(client: "c", pointer: 1)
+        scene.apply(
+            .pointer(PointerInput(phase: .down, key: key, position: Point(x: 200, y: ruler.frame.midY), clientTime: 0)),
+            at: 1.15)
+        let caught = try rulerEntry()
+        #expect(caught.track == nil && caught.offset != nil, "held: a fixed offset, frame by frame")
+    }
+
     @Test("a key step is a track too; a drag is not (offsets frame by frame)")
     func keysAndDrags() throws {
         let scene = RulerScene.make()

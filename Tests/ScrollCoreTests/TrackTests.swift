@@ -115,6 +115,10 @@ struct TrackTests {
             try DecodedFrame(frame(axes: 1, knots: [[1, 0, 0], [0.5, 0, 0]]))
         }
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1, knots: [[1, 0]])) }
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1, knots: [[.nan, 0, 0]])) }
+        #expect(throws: DisplayListDecodingError.self) {
+            try DecodedFrame(frame(axes: 1, knots: [[0, 0, 0], [1, .infinity, 0]]))
+        }
         #expect(try DecodedFrame(frame(axes: 1, knots: [[0, 1, 0], [1, 2, 0]])).layers[0].track?.knots.count == 2)
     }
 }

@@ -74,8 +74,23 @@ struct ClientSessionTests {
             ClientMessage.key(key: "ArrowRight", widget: nil, t: 42).encoded(), now: 2.5, rooms: rooms)
         #expect(effects.count == 3)
         #expect(effects.first == .record(.key(key: "ArrowRight", widget: "ruler", t: 42), roomTime: 2.5))
-        #expect(effects.dropFirst().first == .applied(t: 42))
+        #expect(effects.dropFirst().first == .applied(t: 42, follow: nil))
         guard case .publish? = effects.last else { return #expect(Bool(false), "\(effects)") }
+    }
+
+    @Test("a pointer holding the ruler is echoed with how its layer follows: x, one to one, within what is drawn")
+    func appliedWithFollow() {
+        let session = joined()
+        let down = session.receive(
+            ClientMessage.pointer(.init(phase: .down, id: 1, x: 200, y: 214, t: 7)).encoded(), now: 1, rooms: rooms)
+        // The ruler is the scene's second widget (layer 2). At 72.5 kg its content offset is 7,250
+        // pt; held, it is drawn for offsets 400 pt either side of its 200 pt step (6,800…7,800),
+        // with its origin at the down's step (7,200): its layer's offset may go from −600 to 400.
+        let follow = LayerFollow(layer: 2, follow: PointerFollow(axis: .x, ratio: 1, range: -600...400))
+        #expect(down.dropFirst().first == .applied(t: 7, follow: follow))
+        let up = session.receive(
+            ClientMessage.pointer(.init(phase: .up, id: 1, x: 200, y: 214, t: 9)).encoded(), now: 1.1, rooms: rooms)
+        #expect(up.dropFirst().first == .applied(t: 9, follow: nil), "let go: nothing follows")
     }
 
     @Test("an action the room cannot perform is refused with bad_action and neither recorded nor applied")
@@ -164,7 +179,7 @@ struct ClientSessionTests {
         let released = session.releaseQuietPointers(now: 31.016)
         let up = ClientMessage.pointer(.init(phase: .up, id: 4, x: 180, y: 214, t: 31_016, pointerType: "touch"))
         #expect(released.first == .record(up, roomTime: 31.016))
-        #expect(released.dropFirst().first == .applied(t: 31_016))
+        #expect(released.dropFirst().first == .applied(t: 31_016, follow: nil))
         #expect(!session.holdsPointers)
         #expect(session.releaseQuietPointers(now: 100) == [], "nothing left to let go")
     }

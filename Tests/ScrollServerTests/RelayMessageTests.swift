@@ -1,3 +1,4 @@
+import ScrollCore
 import Testing
 
 @testable import ScrollServer
@@ -21,7 +22,12 @@ import Testing
             .toClient(node: "b", client: 9, .welcome("w")),
             .toClient(node: "b", client: 9, .error(code: "bad_action", message: "no such widget")),
             .toClient(node: "b", client: 9, .fatal(code: "room_moved", message: "reconnect")),
-            .toClient(node: "b", client: 9, .applied(t: 1234.5625)),
+            .toClient(node: "b", client: 9, .applied(t: 1234.5625, follow: nil)),
+            .toClient(
+                node: "b", client: 9,
+                .applied(
+                    t: 7,
+                    follow: LayerFollow(layer: 2, follow: PointerFollow(axis: .y, ratio: -0.5, range: -1000...0.25)))),
             .toClient(node: "b", client: 9, .restartFrames(theme: "dark")), .closed,
         ]
         for message in messages { #expect(try RelayOutbound(decoding: message.encoded) == message) }

@@ -5,38 +5,10 @@ import Synchronization
 
 @testable import ScrollServer
 
-/// Monotonic and wall time that move only when the test says.
-final class FakeClock: Sendable {
-    private let times = Mutex((now: 0.0, wall: 1_000_000.0))
-    var now: Double { times.withLock { $0.now } }
-    func advance(by seconds: Double) {
-        times.withLock {
-            $0.now += seconds
-            $0.wall += seconds
-        }
-    }
-    var clock: ServerClock { ServerClock(now: { self.now }, wall: { self.times.withLock { $0.wall } }) }
-}
-
-/// The transport as the switchboard sees it: what it asked for, nothing sent anywhere. Its one
-/// tick timer, like the bridge's, fires once at the time last asked for.
-final class FakeWire: Wire {
-    private let clock: FakeClock
-    private(set) var writesRequested: [UInt64] = []
-    private(set) var ticksRequested: [Double] = []
-    private(set) var sweepsRequested: [Double] = []
-    private(set) var leaseTicksRequested: [Double] = []
-    /// When the tick timer fires (fake time), nil: not set.
-    var tickDue: Double?
-    init(clock: FakeClock) { self.clock = clock }
-    func requestWrite(_ client: UInt64) { writesRequested.append(client) }
-    func requestLeaseTick(after seconds: Double) { leaseTicksRequested.append(seconds) }
-    func requestTick(after seconds: Double) {
-        ticksRequested.append(seconds)
-        tickDue = clock.now + seconds
-    }
-    func requestSweep(after seconds: Double) { sweepsRequested.append(seconds) }
-}
+/// The switchboard's manual clock and wire (ScrollServer/Clock/ManualClock.swift), by the names
+/// the tests give them.
+typealias FakeClock = ManualClock
+typealias FakeWire = ManualWire
 
 /// A switchboard on a fake clock and wire, with clients that read (or do not) when the test says.
 final class BoardHarness {

@@ -8,6 +8,8 @@ public enum TrackFitter {
     public static let tolerance = 0.2
     /// A motion that needs more is not sent as a track (the frames carry its offsets instead).
     public static let maxKnots = 256
+    /// Nor is one longer than this (s): ours rest within seconds.
+    public static let longest = 60.0
     /// The curve is checked at least this often (s), and at 7 points per segment at least.
     static let checkSpacing = 0.004
     /// Shorter segments are not split again (a motion that needs them is not smooth).
@@ -23,6 +25,7 @@ public enum TrackFitter {
         from start: Double, to end: Double, breaks: [Double] = [], axes: Track.Axes = .x,
         tolerance: Double = Self.tolerance, position: (Double) -> Point
     ) -> Track? {
+        guard start.isFinite, end.isFinite, end - start <= longest else { return nil }
         let end = max(end, start)
         let cuts = [start] + breaks.filter { $0 > start && $0 < end }.sorted() + [end]
         var knots: [Track.Knot] = []
@@ -34,7 +37,7 @@ public enum TrackFitter {
                 return nil
             }
             knots.append(last)
-            if knots.count > maxKnots { return nil }
+            if knots.count >= maxKnots { return nil }
         }
         // Where it rests, exactly (the motion before may stop a fraction short and jump).
         let rest = position(end)
@@ -46,6 +49,7 @@ public enum TrackFitter {
         } else {
             knots.append(Track.Knot(t: end - start, x: rest.x, y: rest.y, vx: 0, vy: 0))
         }
+        guard knots.allSatisfy({ [$0.t, $0.x, $0.y, $0.vx, $0.vy].allSatisfy(\.isFinite) }) else { return nil }
         return Track(start: start, axes: axes, knots: knots)
     }
 

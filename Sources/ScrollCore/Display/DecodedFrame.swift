@@ -53,8 +53,9 @@ public struct DecodedFrame: Sendable {
     }
 
     private static func track(_ r: inout ByteReader) throws -> Track {
-        let start = try r.f64()
         let at = r.offset
+        let start = try r.f64()
+        guard start.isFinite else { throw DisplayListDecodingError(offset: at, reason: "a track starting at \(start)") }
         guard let axes = Track.Axes(rawValue: try r.u8()) else {
             throw DisplayListDecodingError(offset: at, reason: "unknown track axes")
         }
@@ -65,6 +66,9 @@ public struct DecodedFrame: Sendable {
             let t = try r.f32()
             let (x, vx) = axes != .y ? (try r.f32(), try r.f32()) : (0, 0)
             let (y, vy) = axes != .x ? (try r.f32(), try r.f32()) : (0, 0)
+            guard [t, x, y, vx, vy].allSatisfy(\.isFinite) else {
+                throw DisplayListDecodingError(offset: at, reason: "a track knot that is not finite")
+            }
             if let previous = knots.last, t < previous.t {
                 throw DisplayListDecodingError(offset: at, reason: "track knot times go back")
             }

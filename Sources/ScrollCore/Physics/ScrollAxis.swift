@@ -20,9 +20,10 @@ public struct ScrollAxis: Sendable {
     /// events of one gesture would fight the user.
     public static let wheelSettleDelay = 0.15
 
-    public var edges: AxisEdges
-    public var snap: SnapRule?
-    public var rate: DecelerationRate
+    // Another edge, snap or rate changes where a moving axis goes: a new path.
+    public var edges: AxisEdges { didSet { revision &+= 1 } }
+    public var snap: SnapRule? { didSet { revision &+= 1 } }
+    public var rate: DecelerationRate { didSet { revision &+= 1 } }
     public private(set) var phase: AxisPhase = .idle
     /// Scene time at which the axis last came to rest, exactly as computed from
     /// the simulation (not the tick that noticed it); nil until it first does.
@@ -32,6 +33,9 @@ public struct ScrollAxis: Sendable {
     public private(set) var revision = 0
     /// The offset at which the current path began (right after the input that set it).
     public private(set) var pathStart: Double
+    /// The offset at the latest touch down, while the path is that touch's (held, then its
+    /// fling or snap); nil after a wheel or an animation.
+    public private(set) var touchStart: Double?
 
     /// The offset while no simulation runs (idle or tracking).
     private var restOffset: Double
@@ -100,6 +104,7 @@ public struct ScrollAxis: Sendable {
         drag = Drag(raw: rawOffset(showing: restOffset), pointer: position)
         drag.tracker.add(time: clientTime, position: position)
         changed(at: time)
+        touchStart = restOffset
         return caught
     }
 
@@ -143,6 +148,7 @@ public struct ScrollAxis: Sendable {
             wheelSettleTime = time + Self.wheelSettleDelay
         }
         changed(at: time)
+        touchStart = nil
     }
 
     /// Eases from the current offset to `target` (keyboard steps, tap-to-centre).
@@ -153,6 +159,7 @@ public struct ScrollAxis: Sendable {
         run(.snapping, EaseSimulation(from: from, to: target, duration: duration), time: time, next: .rest(target))
         advance(to: time)
         changed(at: time)
+        touchStart = nil
     }
 
     /// Runs every hand-over due by `time`, each at its own exact time, so one
@@ -192,6 +199,7 @@ public struct ScrollAxis: Sendable {
         edges = edges.shifted(by: delta)
         snap = snap?.shifted(by: delta)
         pathStart += delta
+        touchStart = touchStart.map { $0 + delta }
         revision &+= 1
     }
 
@@ -207,7 +215,8 @@ public struct ScrollAxis: Sendable {
         axis.advance(to: .infinity) { span in
             if span.motion == nil { breaks.append(span.end) }
         }
-        guard let end = axis.restTime, end.isFinite else { return nil }
+        // A motion that never ends (not one of ours) has no path to send.
+        guard !axis.isMoving, let end = axis.restTime, end.isFinite else { return nil }
         return AxisPath(breaks: breaks.filter { $0 > time && $0 < end }, end: max(end, time))
     }
 

@@ -38,9 +38,10 @@ public enum ServerMessage {
     }
 
     /// The newest input of this client's that the room has applied (its own `t`, ms): sent
-    /// straight after the first frame drawn after it, so the page can time input to frame.
-    public static func applied(t: Double) -> String {
-        message(.applied, [("t", .number(t))])
+    /// straight after the first frame drawn after it, so the page can time input to frame; with
+    /// `follow` while the client's pointer holds a widget whose layer follows it (prediction).
+    public static func applied(t: Double, follow: LayerFollow? = nil) -> String {
+        message(.applied, [("t", .number(t))] + (follow.map { [("follow", $0.json)] } ?? []))
     }
 
     public static func pong(t: Double) -> String {

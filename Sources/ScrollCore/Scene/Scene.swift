@@ -137,8 +137,23 @@ public final class Scene {
         for link in links { link.settle() }
     }
 
-    /// Drops every cached drawing (the widgets were restored: a key may now draw differently).
-    func forgetDrawings() { drawings.removeAll() }
+    /// Drops every cached drawing and track (the widgets were restored: a key may now draw
+    /// differently, and a motion's key start again).
+    func forgetDrawings() {
+        drawings.removeAll()
+        tracks.removeAll()
+    }
+
+    /// How the layer of the widget `client` holds follows its pointer, if it does (the first
+    /// such widget, for a client holding several).
+    public func follow(for client: String) -> LayerFollow? {
+        for holder in holders where holder.client == client {
+            if let follow = widgets[holder.widget].pointerFollow {
+                return LayerFollow(layer: UInt16(holder.widget + 1), follow: follow)
+            }
+        }
+        return nil
+    }
 
     /// Each held widget (index) and the client holding it, in widget order.
     public var holders: [(widget: Int, client: String)] {

@@ -89,42 +89,58 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     /// and one drawing. A longer one (Home to End is half the ruler) goes frame by frame. At rest
     /// it is drawn by its anchor again, as a restored ruler is.
     public static let longestDrawnGlide = 4000.0
+    /// While a finger holds it, this much more is drawn on either side of the anchor's step (pt),
+    /// so a page that predicts the drag (docs/PROTOCOL.md, "Prediction") has ticks to show until
+    /// the next frame comes, a round trip later.
+    public static let heldMargin = 400.0
 
-    /// The content offsets the ticks are drawn for: [anchor, anchor + span + anchorStep).
-    var drawn: (anchor: Double, span: Double) {
+    /// What the ticks are drawn for: tick n at `centre + n·spacing − origin` (so the layer's offset
+    /// is `origin − contentOffset`), those visible at content offsets [lo, hi + anchorStep). At rest
+    /// all three are the content offset rounded down to the step. From a finger's down to the rest
+    /// of its glide the origin stays where the down was, so the layer's offset means the same all
+    /// along: a page that predicts the drag (docs/PROTOCOL.md, "Prediction") hands over to the
+    /// glide's track without a jump.
+    var drawn: (origin: Double, lo: Double, hi: Double) {
         let step = Self.anchorStep
+        func cell(_ x: Double) -> Double { (x / step).rounded(.down) * step }
+        let here = cell(contentOffset)
         // The ruler's paths are monotonic (no edges, no springs): it is between the two ends.
         if let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide,
             (min(glide.from, glide.to)...max(glide.from, glide.to)).contains(contentOffset)
         {
-            let anchor = (min(glide.from, glide.to) / step).rounded(.down) * step
-            return (anchor, ((max(glide.from, glide.to) - anchor) / step).rounded(.down) * step)
+            return (cell(dial.gestureStart), cell(min(glide.from, glide.to)), cell(max(glide.from, glide.to)))
         }
-        return ((contentOffset / step).rounded(.down) * step, 0)
+        if dial.isHeld { return (cell(dial.gestureStart), here - Self.heldMargin, here + Self.heldMargin) }
+        return (here, here, here)
     }
-    var anchor: Double { drawn.anchor }
 
-    /// Tick n lies at `centre + n·spacing − contentOffset` on screen; it is drawn at
-    /// `centre + n·spacing − anchor`, so the offset is `anchor − contentOffset` (≤ 0).
-    public var layerOffset: Point { Point(x: anchor - contentOffset, y: 0) }
+    public var layerOffset: Point { Point(x: drawn.origin - contentOffset, y: 0) }
     public var drawingKey: DrawingKey? {
         let drawn = drawn
-        return DrawingKey(drawn.anchor, drawn.span)
+        return DrawingKey(drawn.origin, drawn.lo, drawn.hi)
+    }
+
+    /// Held: its layer moves with the finger one to one, within what is drawn.
+    public var pointerFollow: PointerFollow? {
+        guard dial.isHeld else { return nil }
+        let drawn = drawn
+        return PointerFollow(
+            axis: .x, ratio: 1, range: (drawn.origin - drawn.hi - Self.anchorStep)...(drawn.origin - drawn.lo))
     }
 
     /// A glide whose whole path is drawn: its offset as a track.
     public var layerMotion: LayerMotion? {
         guard let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide else { return nil }
-        let axis = dial.axis, now = dial.now, drawn = drawn, anchor = drawn.anchor
+        let axis = dial.axis, now = dial.now, drawn = drawn, origin = drawn.origin
         return LayerMotion(
-            key: DrawingKey(Double(axis.revision), anchor, drawn.span), path: { axis.plannedPath(from: now) },
-            axes: .x, offset: { Point(x: anchor - axis.offset(at: $0), y: 0) })
+            key: DrawingKey(Double(axis.revision), origin, drawn.hi - drawn.lo),
+            path: { axis.plannedPath(from: now) }, axes: .x, offset: { Point(x: origin - axis.offset(at: $0), y: 0) })
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, (anchor, span) = drawn
-        // Every offset in [anchor, anchor + span + step) must find its visible ticks drawn.
-        let left = anchor - frame.width / 2, right = anchor + span + Self.anchorStep + frame.width / 2
+        let h = frame.height, centre = frame.midX, spacing = Self.scale.spacing, (origin, lo, hi) = drawn
+        // Every offset in [lo, hi + step) must find its visible ticks drawn.
+        let left = lo - frame.width / 2, right = hi + Self.anchorStep + frame.width / 2
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)
@@ -132,7 +148,7 @@ public final class WeightRuler: DialOwner, ReadoutSource {
         let first = Int(((left - 20) / spacing).rounded(.up))
         let last = Int(((right + 20) / spacing).rounded(.down))
         // Content x (before the offset).
-        func contentX(_ n: Int) -> Double { centre + Double(n) * spacing - anchor }
+        func contentX(_ n: Int) -> Double { centre + Double(n) * spacing - origin }
         let top = frame.minY, majorLength = 0.46875 * h
         let firstMajor = first + TickScale.mod(-first, Self.ticksPerBlock)
 

@@ -151,6 +151,9 @@ public protocol Widget: AnyObject {
     /// all the way: the frame carries it as a track the page plays (docs/PROTOCOL.md, "Tracks").
     /// Nil: offsets go frame by frame (held, at rest, or the drawing changes on the way).
     var layerMotion: LayerMotion? { get }
+    /// While a pointer holds it: how its layer follows that pointer (a page may predict it);
+    /// nil: not one to one (its drawing changes with its offset, or nothing slides).
+    var pointerFollow: PointerFollow? { get }
     /// What moves when it moves (its offset, the number it shows), for plotting its motion;
     /// nil: nothing of it moves on its own (labels, buttons).
     var motionReading: MotionReading? { get }
@@ -167,6 +170,7 @@ extension Widget {
     public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
     public var layerMotion: LayerMotion? { nil }
+    public var pointerFollow: PointerFollow? { nil }
     public var motionReading: MotionReading? { nil }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {

@@ -38,7 +38,7 @@ package enum ToClient: Equatable, Sendable {
     /// The error, then the connection closes with its code.
     case fatal(code: String, message: String)
     /// The input with this client time was applied: echoed after the next frame.
-    case applied(t: Double)
+    case applied(t: Double, follow: LayerFollow?)
     /// The client's theme changed: frames of `theme` from a full one on.
     case restartFrames(theme: String)
 }
@@ -118,9 +118,17 @@ extension RelayOutbound {
                 b.append(3)
                 RelayBytes.string(&b, code)
                 RelayBytes.string(&b, text)
-            case .applied(let t):
+            case let .applied(t, follow):
                 b.append(4)
                 RelayBytes.u64(&b, t.bitPattern)
+                b.append(follow == nil ? 0 : 1)
+                if let follow {
+                    append16(&b, follow.layer)
+                    b.append(follow.follow.axis == .x ? 0 : 1)
+                    for v in [follow.follow.ratio, follow.follow.range.lowerBound, follow.follow.range.upperBound] {
+                        RelayBytes.u64(&b, v.bitPattern)
+                    }
+                }
             case .restartFrames(let theme):
                 b.append(5)
                 RelayBytes.string(&b, theme)
@@ -149,7 +157,7 @@ extension RelayOutbound {
                 case 1: .welcome(try r.string())
                 case 2: .error(code: try r.string(), message: try r.string())
                 case 3: .fatal(code: try r.string(), message: try r.string())
-                case 4: .applied(t: Double(bitPattern: try r.u64()))
+                case 4: .applied(t: Double(bitPattern: try r.u64()), follow: try readFollow(&r))
                 case 5: .restartFrames(theme: try r.string())
                 case let kind: throw RelayMessageError("unknown client message \(kind)")
                 }
@@ -186,4 +194,15 @@ extension ByteReader {
 package struct RelayMessageError: Error, Equatable, CustomStringConvertible {
     package var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// `applied`'s follow: a flag, then layer, axis (0 x, 1 y), ratio, min, max.
+private func readFollow(_ r: inout ByteReader) throws -> LayerFollow? {
+    guard try r.u8() != 0 else { return nil }
+    let layer = try r.u16()
+    let axis: PointerFollow.Axis = try r.u8() == 0 ? .x : .y
+    let ratio = Double(bitPattern: try r.u64())
+    let lower = Double(bitPattern: try r.u64()), upper = Double(bitPattern: try r.u64())
+    guard lower <= upper else { throw RelayMessageError("follow range \(lower)…\(upper)") }
+    return LayerFollow(layer: layer, follow: PointerFollow(axis: axis, ratio: ratio, range: lower...upper))
 }

@@ -163,4 +163,6 @@ extension Room: SessionRoom {
     }
 
     package func check(_ action: ActionInput) throws(ActionError) { _ = try scene.check(action) }
+
+    package func follow(for client: String) -> LayerFollow? { scene.follow(for: client) }
 }

@@ -78,11 +78,11 @@ package struct OutboundQueue {
     /// The newest applied input's client time `t`, held until a frame goes (latest only), and
     /// when the oldest input not shown yet was received (server time): input-to-frame runs from
     /// there to the write of the frame that shows it.
-    private var applied: (t: Double, since: Double)?
+    private var applied: (t: Double, follow: LayerFollow?, since: Double)?
     /// The client time of the input the frame just written is the first to show: its echo is
     /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
     /// round trip plus drawing). Its text is made then too, not before the frame.
-    private var echoOfSentFrame: Double?
+    private var echoOfSentFrame: (t: Double, follow: LayerFollow?)?
     /// Whether the last message written was a frame (frames and the rest take turns).
     private var lastWasFrame = false
     /// Whether any frame was ever written: only the very first waits for semantics and presence
@@ -170,9 +170,9 @@ package struct OutboundQueue {
     /// The room applied this client's input with client time `t` (ms), received at `now`: echoed
     /// right after the next frame it gets, which is the first that can show it.
     @discardableResult
-    package mutating func noteApplied(t: Double, receivedAt now: Double) -> Bool {
+    package mutating func noteApplied(t: Double, follow: LayerFollow? = nil, receivedAt now: Double) -> Bool {
         guard closing == nil else { return false }
-        applied = (t, applied?.since ?? now)
+        applied = (t, follow, applied?.since ?? now)
         return true
     }
 
@@ -241,9 +241,9 @@ package struct OutboundQueue {
 
     private mutating func choose(from room: (any RoomFeed)?, theme: Theme, now: Double) -> OutboundAction {
         // Straight after its frame: the page times the frame it has just received.
-        if let t = echoOfSentFrame {
+        if let echo = echoOfSentFrame {
             echoOfSentFrame = nil
-            return .write(payload(ServerMessage.applied(t: t)), .text)
+            return .write(payload(ServerMessage.applied(t: echo.t, follow: echo.follow)), .text)
         }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {
@@ -291,7 +291,7 @@ package struct OutboundQueue {
         applied = nil
         // Identical to the last: the input changed nothing to see; no frame to time it by.
         guard !continuous || frame.changed else { return nil }
-        echoOfSentFrame = echo?.t
+        echoOfSentFrame = echo.map { ($0.t, $0.follow) }
         if let since = echo?.since { counters?.inputShown(after: now - since) }
         sent.frames &+= 1
         lastWasFrame = true

@@ -145,8 +145,10 @@ package final class ClientSession {
             }
         }
         var effects: [SessionEffect] = [.record(named, roomTime: room.sceneTime(now))]
-        if let t = message.inputTimes?.last { effects.append(.applied(t: t)) }
-        effects.append(.publish(room.apply(inputs, now: now)))
+        let events = room.apply(inputs, now: now)
+        // Asked after the input: whether this client now holds a widget that follows its pointer.
+        if let t = message.inputTimes?.last { effects.append(.applied(t: t, follow: room.follow(for: name))) }
+        effects.append(.publish(events))
         return effects
     }
 

@@ -21,6 +21,8 @@ package protocol SessionRoom: RoomFeed {
     func check(_ action: ActionInput) throws(ActionError)
     /// Applies inputs at `now`; the events they caused.
     func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent]
+    /// How the layer of the widget `client` holds follows its pointer, if it does (`applied`).
+    func follow(for client: String) -> LayerFollow?
 }
 
 /// How a session gets into a room (the `RoomDirectory`, through the switchboard).

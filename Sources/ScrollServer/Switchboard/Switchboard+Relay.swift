@@ -101,8 +101,8 @@ extension Switchboard {
                 refuse(id, ProtocolError(ProtocolError.Code(rawValue: code) ?? .badMessage, text))
             case let .fatal(code, text):
                 close(id, ProtocolError(ProtocolError.Code(rawValue: code) ?? .badMessage, text))
-            case .applied(let t):
-                clients[id]!.outbound.noteApplied(t: t, receivedAt: now)
+            case let .applied(t, follow):
+                clients[id]!.outbound.noteApplied(t: t, follow: follow, receivedAt: now)
             case .restartFrames:
                 break  // this node restarted them when it forwarded the preferences
             }
@@ -175,7 +175,7 @@ extension Switchboard {
         case .welcome(let text): message = .welcome(text)
         case .refuse(let error): message = .error(code: error.code.rawValue, message: error.message)
         case .close(let error): message = .fatal(code: error.code.rawValue, message: error.message)
-        case .applied(let t): message = .applied(t: t)
+        case let .applied(t, follow): message = .applied(t: t, follow: follow)
         case .pong: return true  // the relay answers pings itself
         case .restartFrames:
             // The relay restarted its frames; the frame of the new theme goes now, not at the next change.

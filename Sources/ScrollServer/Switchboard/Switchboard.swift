@@ -269,8 +269,8 @@ package final class Switchboard {
                 guard let room = session.room else { continue }
                 traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
                 if traces != nil { ensureSweeping() }
-            case .applied(let t):
-                clients[id]?.outbound.noteApplied(t: t, receivedAt: now)
+            case let .applied(t, follow):
+                clients[id]?.outbound.noteApplied(t: t, follow: follow, receivedAt: now)
             case .publish(let events):
                 guard let name = session.room?.name, let room = directory.room(name) else { continue }
                 directory.touch(name, now: now)

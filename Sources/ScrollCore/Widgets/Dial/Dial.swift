@@ -46,6 +46,13 @@ public final class Dial {
         return (ticks.axis.pathStart, to)
     }
 
+    /// A finger holds it.
+    var isHeld: Bool { ticks.isHeld }
+
+    /// Where the current gesture began: the offset at the finger's down, through its hold and the
+    /// glide after it; else where the current path began (a key, a wheel, an action).
+    var gestureStart: Double { ticks.axis.touchStart ?? ticks.axis.pathStart }
+
     /// Its axis as of the latest call: what tells one path from the next (`revision`) and where
     /// it goes (`plannedPath(from:)`, from `now`).
     var axis: ScrollAxis { ticks.axis }

@@ -1,0 +1,99 @@
+import Foundation
+import LoopbackTools
+import ScrollCore
+import Testing
+
+/// Drag prediction (docs/PROTOCOL.md, "Prediction") in Chromium with 100 ms of simulated latency
+/// each way: once the server has said the page's pointer holds the ruler (`applied.follow`), a move
+/// is painted at once, before any answer can come, and each frame that answers it corrects what was
+/// shown by at most 2 pt, as does the fling's track at the release; the ruler rests where it rests
+/// without prediction.
+@Suite(.serialized) struct BrowserPredictionTests {
+    static let y = 214.0
+    static let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
+
+    /// The demo at phone size with `?latency=100` (and `?predict=1`), observed: every painted shift
+    /// is noted in `shifts` with how many `applied` messages had come by then.
+    func open(_ server: ServerProcess, room: String, predict: Bool) throws -> Chromium {
+        let b = try Chromium()
+        try b.addInitScript(
+            """
+            (() => {
+              window.appliedCount = 0;
+              window.shifts = [];
+              const Native = window.WebSocket;
+              window.WebSocket = class extends Native {
+                constructor(...args) {
+                  super(...args);
+                  this.addEventListener('message', (e) => {
+                    if (typeof e.data === 'string' && e.data.includes('"type":"applied"')) appliedCount += 1;
+                  });
+                }
+              };
+              new MutationObserver(() => shifts.push({ shift: Number(document.documentElement.dataset.predictShift), applied: appliedCount }))
+                .observe(document, { subtree: true, attributes: true, attributeFilter: ['data-predict-shift'] });
+            })();
+            """)
+        let query = "?room=\(room)&latency=100" + (predict ? "&predict=1" : "")
+        try b.loadObserved(server.httpURL + query, ready: "\(BrowserRulerTests.value) > 0")
+        return b
+    }
+
+    /// Down at 330, four moves of 10 pt left, still held.
+    static let press = Gesture.stroke(.mouse, from: 330, y, by: -40, 0, steps: 4, interval: 0.016, hold: nil)
+    /// Five quick moves of 10 pt 8 ms apart from 280, lifted 4 ms later: a fling of 1,250 pt/s.
+    static let fling = Gesture(.mouse).then(.move, x: 270, y: y, at: 0).then(.move, x: 260, y: y, at: 0.008)
+        .then(.move, x: 250, y: y, at: 0.016).then(.move, x: 240, y: y, at: 0.024).then(.move, x: 230, y: y, at: 0.032)
+        .then(.up, x: 230, y: y, at: 0.036)
+
+    @Test(
+        "a move is painted at once, each frame corrects it by at most 2 pt, the release by at most 2 pt; it rests as without"
+    )
+    func predictsTheDrag() throws {
+        let server = try ServerProcess()
+        let root = "document.documentElement.dataset"
+        let b = try open(server, room: "predict-on", predict: true)
+        defer { b.close() }
+        #expect(try b.evaluate("\(root).predict") as? String == "on")
+        try BrowserRulerGestureTests.recordSent(b)
+        try b.perform(Self.press)
+        // The server has answered the press: it holds the ruler, and the page shows what it says.
+        try b.waitFor("Number(\(root).predictCorrections) >= 1 && \(root).predictShift === '0.00'", timeout: 5)
+        let applied = try #require(b.evaluate("appliedCount") as? Int)
+        try b.perform(Gesture(.mouse).then(.move, x: 280, y: Self.y, at: 0))
+        // Painted with the move before any answer came (the round trip is at least 200 ms).
+        try b.waitFor("shifts.some(s => s.shift === -10 && s.applied === \(applied))", timeout: 2)
+        // Then the server's frame shows it, and the guess is gone.
+        try b.waitFor("appliedCount > \(applied) && \(root).predictShift === '0.00'", timeout: 5)
+        try b.perform(Self.fling)
+        try b.waitFor("\(Self.finals).length >= 1", timeout: 10)
+        try b.waitFor("\(root).predictReleaseCorrection !== undefined", timeout: 5)
+        let most = try #require(Double(b.evaluate("\(root).predictMaxCorrection") as? String ?? ""))
+        let release = try #require(Double(b.evaluate("\(root).predictReleaseCorrection") as? String ?? ""))
+        #expect(most <= 2, "a frame moved the ruler \(most) pt from where the page showed it")
+        #expect(release <= 2, "the fling's track started \(release) pt from where the finger was shown")
+        let predicted = try #require(b.evaluate("\(Self.finals)[0].value") as? Double)
+
+        // The same gesture without prediction rests on the same tick.
+        let plain = try open(server, room: "predict-off", predict: false)
+        defer { plain.close() }
+        // As in the first room, each step once the server has shown the one before (a velocity
+        // is read from the samples of the last 100 ms only; these waits are longer).
+        let start = try #require(plain.evaluate(BrowserRulerTests.value) as? Double)
+        try BrowserRulerGestureTests.recordSent(plain)
+        try plain.perform(Self.press)
+        try plain.waitFor("Math.abs(\(BrowserRulerTests.value) - \(start + 0.4)) < 1e-9", timeout: 5)
+        try plain.perform(Gesture(.mouse).then(.move, x: 280, y: Self.y, at: 0))
+        try plain.waitFor("Math.abs(\(BrowserRulerTests.value) - \(start + 0.5)) < 1e-9", timeout: 5)
+        try plain.perform(Self.fling)
+        try plain.waitFor("\(Self.finals).length >= 1", timeout: 10)
+        // Prediction changes nothing the page sends: the same pointer messages, so the same rest.
+        // (The page's timestamps are rounded to 0.1 ms, so a fling whose projection falls within a
+        // hundredth of a tick of halfway may take either neighbour: BrowserRulerGestureTests.)
+        let sent = "JSON.stringify(sent.filter(m => m.type === 'pointer').map(m => [m.phase, m.x, m.y]))"
+        #expect(try plain.evaluate(sent) as? String == b.evaluate(sent) as? String)
+        let plainValue = try #require(plain.evaluate("\(Self.finals)[0].value") as? Double)
+        #expect(abs(plainValue - predicted) <= 0.1 + 1e-9, "\(plainValue) without prediction, \(predicted) with")
+        #expect(try plain.evaluate("\(root).predict") == nil && plain.evaluate("shifts.length") as? Int == 0)
+    }
+}
