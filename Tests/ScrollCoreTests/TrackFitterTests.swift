@@ -17,6 +17,8 @@ struct TrackFitterTests {
         var t = time
         while t <= path.end + 0.1 {
             worst = max(worst, abs(track.offset(at: t).x - axis.offset(at: t)))
+            // The path's own offsets (what the scene fits to) are the axis's, exactly.
+            #expect(path.offset(at: t) == axis.offset(at: t), "at \(t)")
             t += 0.001
         }
         return (track, worst, path.end)

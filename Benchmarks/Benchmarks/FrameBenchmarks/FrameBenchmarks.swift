@@ -55,6 +55,6 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("fit a fling track") { _ in
         guard let path = flung.plannedPath(from: 0.08) else { fatalError("the fling has no path") }
         blackHole(
-            TrackFitter.fit(from: 0.08, to: path.end, breaks: path.breaks) { Point(x: flung.offset(at: $0), y: 0) })
+            TrackFitter.fit(from: 0.08, to: path.end, breaks: path.breaks) { Point(x: path.offset(at: $0), y: 0) })
     }
 }

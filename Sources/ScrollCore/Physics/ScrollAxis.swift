@@ -1,9 +1,20 @@
 /// The path a moving axis takes if no input comes (`ScrollAxis.plannedPath(from:)`).
-public struct AxisPath: Sendable, Equatable {
+public struct AxisPath: Sendable {
     /// Scene times at which one motion hands over to the next.
     public var breaks: [Double]
     /// Scene time at which it comes to rest.
     public var end: Double
+    /// The motions it runs, in order, and where it rests.
+    let spans: [AxisSpan]
+    let rest: Double
+
+    /// The offset the axis shows at scene time `time` on this path (from its start on), as
+    /// `ScrollAxis.offset(at:)` would, without running the axis there again: a track's fit asks
+    /// for hundreds.
+    public func offset(at time: Double) -> Double {
+        for span in spans where span.motion != nil && time < span.end { return span.offset(at: time) }
+        return rest
+    }
 }
 
 /// One scroll axis: idle → tracking → decelerating / bouncing / snapping → idle.
@@ -212,12 +223,16 @@ public struct ScrollAxis: Sendable {
         axis.advance(to: time)
         // A wheel's settle starts after a wait: the offset stands still until then.
         var breaks = axis.wheelSettleTime.map { [$0] } ?? []
+        var spans: [AxisSpan] = []
         axis.advance(to: .infinity) { span in
+            spans.append(span)
             if span.motion == nil { breaks.append(span.end) }
         }
         // A motion that never ends (not one of ours) has no path to send.
         guard !axis.isMoving, let end = axis.restTime, end.isFinite else { return nil }
-        return AxisPath(breaks: breaks.filter { $0 > time && $0 < end }, end: max(end, time))
+        return AxisPath(
+            breaks: breaks.filter { $0 > time && $0 < end }, end: max(end, time), spans: spans,
+            rest: axis.currentOffset(at: end))
     }
 
     private mutating func changed(at time: Double) {

@@ -27,8 +27,8 @@ public final class Scene {
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
     private var drawings: [String: [(key: DrawingKey, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
-    /// Each widget's track and the motion it was fitted to (`Widget.layerMotion`'s key).
-    private var tracks: [Int: (key: DrawingKey, track: Track?)] = [:]
+    /// Each widget's track and the motion it was fitted to (`Widget.layerMotion`'s key), by index.
+    private var tracks: [(key: DrawingKey, track: Track?)?] = []
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
     public let dice: Dice
@@ -199,13 +199,15 @@ public final class Scene {
     /// is first drawn, from then until it rests, and the same track on every frame after that
     /// until input changes the motion.
     private func track(of i: Int) -> Track? {
+        if tracks.count != widgets.count { tracks = Array(repeating: nil, count: widgets.count) }
         guard let motion = widgets[i].layerMotion else {
-            tracks[i] = nil
+            if tracks[i] != nil { tracks[i] = nil }
             return nil
         }
         if let hit = tracks[i], hit.key == motion.key { return hit.track }
-        let track = motion.path().flatMap { path in
-            TrackFitter.fit(from: time, to: path.end, breaks: path.breaks, axes: motion.axes, position: motion.offset)
+        let track = motion.plan().flatMap { plan in
+            TrackFitter.fit(
+                from: time, to: plan.path.end, breaks: plan.path.breaks, axes: motion.axes, position: plan.offset)
         }
         tracks[i] = (motion.key, track)
         return track

@@ -131,10 +131,11 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     /// A glide whose whole path is drawn: its offset as a track.
     public var layerMotion: LayerMotion? {
         guard let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide else { return nil }
-        let axis = dial.axis, now = dial.now, drawn = drawn, origin = drawn.origin
-        return LayerMotion(
-            key: DrawingKey(Double(axis.revision), origin, drawn.hi - drawn.lo),
-            path: { axis.plannedPath(from: now) }, axes: .x, offset: { Point(x: origin - axis.offset(at: $0), y: 0) })
+        let dial = dial, drawn = drawn, origin = drawn.origin
+        return LayerMotion(key: DrawingKey(Double(dial.revision), origin, drawn.hi - drawn.lo), axes: .x) {
+            dial.axis.plannedPath(from: dial.now).map { path in (path, { Point(x: origin - path.offset(at: $0), y: 0) })
+            }
+        }
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {

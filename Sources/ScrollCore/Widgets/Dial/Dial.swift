@@ -37,24 +37,21 @@ public final class Dial {
         contentOffset = ticks.offset(at: 0)
         self.index = ticks.index
         settled = (self.index, contentOffset)
+        gestureStart = contentOffset
     }
 
     /// While it moves on its own: where its current path began and where it will rest (both stay
     /// the same from the input that set the path until it rests). Nil when held or at rest.
-    var glide: (from: Double, to: Double)? {
-        guard !ticks.isHeld, ticks.axis.isMoving, let to = ticks.axis.destination else { return nil }
-        return (ticks.axis.pathStart, to)
-    }
-
+    private(set) var glide: (from: Double, to: Double)?
     /// A finger holds it.
-    var isHeld: Bool { ticks.isHeld }
-
+    private(set) var isHeld = false
     /// Where the current gesture began: the offset at the finger's down, through its hold and the
     /// glide after it; else where the current path began (a key, a wheel, an action).
-    var gestureStart: Double { ticks.axis.touchStart ?? ticks.axis.pathStart }
-
+    private(set) var gestureStart: Double
+    /// Its axis's `revision`: grows whenever input changes where it is going.
+    private(set) var revision = 0
     /// Its axis as of the latest call: what tells one path from the next (`revision`) and where
-    /// it goes (`plannedPath(from:)`, from `now`).
+    /// it goes (`plannedPath(from:)`, from `now`). A copy: read it when a track is to be fitted.
     var axis: ScrollAxis { ticks.axis }
 
     var scale: TickScale { ticks.scale }
@@ -102,6 +99,16 @@ public final class Dial {
         contentOffset = ticks.offset(at: now)
         self.index = ticks.index
         settled = (self.index, contentOffset)
+        notePath()
+    }
+
+    /// Keeps what the drawing asks of the path every frame (`glide`, `isHeld`, `gestureStart`).
+    private func notePath() {
+        let axis = ticks.axis
+        isHeld = ticks.isHeld
+        gestureStart = axis.touchStart ?? axis.pathStart
+        revision = axis.revision
+        glide = !isHeld && axis.isMoving ? axis.destination.map { (axis.pathStart, $0) } : nil
     }
 
     /// Catches up with the dial at `time` and says what it reported: each tick crossed as
@@ -110,6 +117,7 @@ public final class Dial {
         now = time
         contentOffset = ticks.offset(at: time)
         index = ticks.index
+        notePath()
         for report in reports {
             switch report {
             case let .crossed(tick, at):
