@@ -1,5 +1,4 @@
 import Foundation
-import LoopbackTools
 import Testing
 
 /// Public/js/room-clock.js (docs/PROTOCOL.md, "Tracks": time base): the room's time is each
@@ -7,12 +6,8 @@ import Testing
 @Suite(.serialized) struct BrowserRoomClockTests {
     @Test("the largest room time − arrival over 20 s; a value that is not a time is ignored; reset forgets")
     func roomClock() throws {
-        let server = try ServerProcess()
-        let b = try Chromium()
-        defer { b.close() }
-        try b.navigate(server.httpURL)
         let got = try #require(
-            b.evaluate(
+            Chromium.evaluateOnPage(
                 """
                 (async () => {
                   const { RoomClock } = await import('/js/room-clock.js');

@@ -13,12 +13,8 @@ import Testing
         let table = try String(
             contentsOf: PackagePaths.root.appendingPathComponent("Tests/ScrollCoreTests/Tracks/track-cases.json"),
             encoding: .utf8)
-        let server = try ServerProcess()
-        let b = try Chromium()
-        defer { b.close() }
-        try b.navigate(server.httpURL)
         let answer = try #require(
-            b.evaluate(
+            Chromium.evaluateOnPage(
                 """
                 (async () => {
                   const { trackOffset } = await import('/js/track.js');
@@ -57,12 +53,8 @@ import Testing
         var encoder = FrameEncoder()
         let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: 0.01)
         let times = [0.0, 0.1, 0.5, 1.0, path.end, path.end + 1]
-        let server = try ServerProcess()
-        let b = try Chromium()
-        defer { b.close() }
-        try b.navigate(server.httpURL)
         let got = try #require(
-            b.evaluate(
+            Chromium.evaluateOnPage(
                 """
                 (async () => {
                   const m = await import('/js/painter.js');
