@@ -13,7 +13,6 @@ import { Prediction } from "./prediction.js";
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
 export const PROTOCOL_VERSION = 5;
 
-
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -118,6 +117,8 @@ export class SceneClient {
     }
     this.store = new LayerStore();
     this.clock.reset();
+    // Nothing this page guessed carries over to another connection.
+    if (this.prediction) this.prediction = new Prediction();
     this.scene = null;
     // The room rides in the URL too, for a proxy that routes by it (docs/CLUSTER.md); the server reads
     // it from the hello.

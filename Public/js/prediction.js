@@ -15,7 +15,7 @@ const SAMPLES_KEPT = 256;
 export class Prediction {
   constructor() {
     this.samples = new Map(); // input t → [x, y]: the newest sample of a pointer message sent
-    this.pointer = null; // [x, y] of the newest sample sent while a pointer is down
+    this.pointer = null; // [x, y] of the newest pointer sample sent (held where the up was after it)
     this.follow = null; // { layer, axis, ratio, min, max, base: [x, y] } from `applied`
     this.catchUp = null; // { layer, lag (s), at (performance.now()) } after a release
     this.shownBeforeFrame = null; // what the layer showed just before a frame moved it
