@@ -59,13 +59,23 @@ struct PeerComparison: Encodable {
     init(clients: Int, ours: Side, peer: Side, peerInstances: [String], peerDropped: Int) {
         (self.clients, self.ours, self.peer, self.peerInstances, self.peerDropped) =
             (clients, ours, peer, peerInstances, peerDropped)
-        ratio = ours.serverMicrosecondsPerDelivery.flatMap { o in peer.serverMicrosecondsPerDelivery.map { o / $0 } }
+        // /proc counts CPU in 10 ms ticks: a short, light run of the peer may show none, and then
+        // there is no ratio (rather than an infinite one).
+        ratio = ours.serverMicrosecondsPerDelivery.flatMap { o in
+            peer.serverMicrosecondsPerDelivery.flatMap { $0 > 0 ? o / $0 : nil }
+        }
     }
 
     static func json(_ rows: [PeerComparison]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: (try? encoder.encode(["rows": rows])) ?? Data(), as: UTF8.self)
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return String(decoding: try encoder.encode(["rows": rows]), as: UTF8.self)
+        } catch {
+            return "{\"error\": \"the report could not be written as JSON: \(error)\"}"
+        }
     }
 
     /// The Markdown table `make bench-load` prints.

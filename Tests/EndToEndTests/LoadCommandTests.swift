@@ -77,7 +77,9 @@ import Testing
         let bytes = try #require(ours?["messageBytes"] as? Double)
         #expect(peer?["messageBytes"] as? Double == bytes.rounded())
         #expect((peer?["sentPerSecond"] as? Double ?? 0) > 0)
-        #expect(row["ratio"] is Double)
+        // A ratio, unless the peer's CPU in this short run was under /proc's 10 ms tick.
+        let peerCost = try #require(peer?["serverMicrosecondsPerDelivery"] as? Double)
+        #expect(row["ratio"] is Double || (peerCost == 0 && row["ratio"] == nil), "\(output)")
     }
 
     @Test("a host other than the loopback address is refused, naming why")
