@@ -24,6 +24,14 @@ import Testing
     @Test("roller: +1, +9, +99 clicked while the first still rolls settle on 109, reported once; then −1 → 108")
     func rollerButtons() throws { try BrowserRollerTests().quickClicks(.firefox) }
 
+    @Test("?latency=100&predict=1: a move of the held ruler painted before any answer; corrections ≤ 2 pt")
+    func prediction() throws {
+        let server = try ServerProcess()
+        let (page, value) = try BrowserPredictionTests().predicted(server, .firefox)
+        page.close()
+        #expect(abs(value * 10 - (value * 10).rounded()) < 1e-9, "rests on a tick: \(value)")
+    }
+
     @Test("<scroll-widget>: the form submits the ruler's value under its name; reset and disabled as documented")
     func embedForm() throws { try BrowserEmbedTests().formSubmitsTheValue(.firefox) }
 

@@ -3,8 +3,8 @@ import LoopbackTools
 import ScrollCore
 import Testing
 
-/// Drag prediction (docs/PROTOCOL.md, "Prediction") in Chromium with 100 ms of simulated latency
-/// each way: once the server has said the page's pointer holds the ruler (`applied.follow`), a move
+/// Drag prediction (docs/PROTOCOL.md, "Prediction") with 100 ms of simulated latency each way (in
+/// Chromium, and in Firefox through BrowserFirefoxTests): once the server has said the page's pointer holds the ruler (`applied.follow`), a move
 /// is painted at once, before any answer can come, and each frame that answers it corrects what was
 /// shown by at most 2 pt, as does the fling's track at the release; the ruler rests where it rests
 /// without prediction.
@@ -14,8 +14,10 @@ import Testing
 
     /// The demo at phone size with `?latency=100` (and `?predict=1`), observed: every painted shift
     /// is noted in `shifts` with how many `applied` messages had come by then.
-    func open(_ server: ServerProcess, room: String, predict: Bool) throws -> Chromium {
-        let b = try Chromium()
+    func open(_ server: ServerProcess, room: String, predict: Bool, _ engine: Engine = .chromium) throws
+        -> any BrowserPage
+    {
+        let b = try engine.openPage()
         try b.addInitScript(
             """
             (() => {
@@ -51,28 +53,9 @@ import Testing
     )
     func predictsTheDrag() throws {
         let server = try ServerProcess()
-        let root = "document.documentElement.dataset"
-        let b = try open(server, room: "predict-on", predict: true)
+        let (b, predicted) = try predicted(server, .chromium)
         defer { b.close() }
-        #expect(try b.evaluate("\(root).predict") as? String == "on")
-        try BrowserRulerGestureTests.recordSent(b)
-        try b.perform(Self.press)
-        // The server has answered the press: it holds the ruler, and the page shows what it says.
-        try b.waitFor("Number(\(root).predictCorrections) >= 1 && \(root).predictShift === '0.00'", timeout: 5)
-        let applied = try #require(b.evaluate("appliedCount") as? Int)
-        try b.perform(Gesture(.mouse).then(.move, x: 280, y: Self.y, at: 0))
-        // Painted with the move before any answer came (the round trip is at least 200 ms).
-        try b.waitFor("shifts.some(s => s.shift === -10 && s.applied === \(applied))", timeout: 2)
-        // Then the server's frame shows it, and the guess is gone.
-        try b.waitFor("appliedCount > \(applied) && \(root).predictShift === '0.00'", timeout: 5)
-        try b.perform(Self.fling)
-        try b.waitFor("\(Self.finals).length >= 1", timeout: 10)
-        try b.waitFor("\(root).predictReleaseCorrection !== undefined", timeout: 5)
-        let most = try #require(Double(b.evaluate("\(root).predictMaxCorrection") as? String ?? ""))
-        let release = try #require(Double(b.evaluate("\(root).predictReleaseCorrection") as? String ?? ""))
-        #expect(most <= 2, "a frame moved the ruler \(most) pt from where the page showed it")
-        #expect(release <= 2, "the fling's track started \(release) pt from where the finger was shown")
-        let predicted = try #require(b.evaluate("\(Self.finals)[0].value") as? Double)
+        let root = "document.documentElement.dataset"
 
         // The same gesture without prediction rests on the same tick.
         let plain = try open(server, room: "predict-off", predict: false)
@@ -95,5 +78,36 @@ import Testing
         let plainValue = try #require(plain.evaluate("\(Self.finals)[0].value") as? Double)
         #expect(abs(plainValue - predicted) <= 0.1 + 1e-9, "\(plainValue) without prediction, \(predicted) with")
         #expect(try plain.evaluate("\(root).predict") == nil && plain.evaluate("shifts.length") as? Int == 0)
+    }
+
+    /// The drag and fling with `?predict=1` in `engine`: the checks every engine must pass, and the
+    /// value it rested on (the page is left open, its `sent` recorded).
+    func predicted(_ server: ServerProcess, _ engine: Engine) throws -> (any BrowserPage, Double) {
+        let root = "document.documentElement.dataset"
+        let b = try open(server, room: "predict-on-\(engine)", predict: true, engine)
+        do {
+            #expect(try b.evaluate("\(root).predict") as? String == "on")
+            try BrowserRulerGestureTests.recordSent(b)
+            try b.perform(Self.press)
+            // The server has answered the press: it holds the ruler, and the page shows what it says.
+            try b.waitFor("Number(\(root).predictCorrections) >= 1 && \(root).predictShift === '0.00'", timeout: 5)
+            let applied = try #require(b.evaluate("appliedCount") as? Int)
+            try b.perform(Gesture(.mouse).then(.move, x: 280, y: Self.y, at: 0))
+            // Painted with the move before any answer came (the round trip is at least 200 ms).
+            try b.waitFor("shifts.some(s => s.shift === -10 && s.applied === \(applied))", timeout: 2)
+            // Then the server's frame shows it, and the guess is gone.
+            try b.waitFor("appliedCount > \(applied) && \(root).predictShift === '0.00'", timeout: 5)
+            try b.perform(Self.fling)
+            try b.waitFor("\(Self.finals).length >= 1", timeout: 10)
+            try b.waitFor("\(root).predictReleaseCorrection !== undefined", timeout: 5)
+            let most = try #require(Double(b.evaluate("\(root).predictMaxCorrection") as? String ?? ""))
+            let release = try #require(Double(b.evaluate("\(root).predictReleaseCorrection") as? String ?? ""))
+            #expect(most <= 2, "a frame moved the ruler \(most) pt from where the page showed it")
+            #expect(release <= 2, "the fling's track started \(release) pt from where the finger was shown")
+            return (b, try #require(b.evaluate("\(Self.finals)[0].value") as? Double))
+        } catch {
+            b.close()
+            throw error
+        }
     }
 }
