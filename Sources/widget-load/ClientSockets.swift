@@ -88,6 +88,15 @@ final class ClientSockets {
         if let wsi = sockets[index] { lws_rx_flow_control(wsi, reading ? 1 : 0) }
     }
 
+    /// Caps `index`'s kernel receive buffer at `bytes` (which also stops Linux growing it):
+    /// with autotuning a loopback socket may take tens of MB (`tcp_rmem`'s maximum) before its
+    /// sender notices that nobody reads, so a stalled reader's fate would hang on the machine.
+    func limitReceiveBuffer(_ index: Int, bytes: Int32) {
+        guard let wsi = sockets[index] else { return }
+        var size = bytes
+        setsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// Calls `timerFired` after `microseconds` (one timer; scheduling again moves it).
     func schedule(microseconds: Int) {
         guard let context, let timer else { return }

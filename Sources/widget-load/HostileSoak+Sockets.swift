@@ -64,7 +64,11 @@ extension HostileSoak {
         case "welcome":
             client.welcomed = true
             switch client.role {
-            case .stalled, .vanished:
+            case .stalled:
+                // A small window, as a phone's: the bursts, not the kernel, fill it (below).
+                sockets.limitReceiveBuffer(n, bytes: 64 << 10)
+                sockets.setReading(n, false)
+            case .vanished:
                 sockets.setReading(n, false)
             case .rushed, .paced:
                 if client.role == .rushed { round.rushLast = now() }
