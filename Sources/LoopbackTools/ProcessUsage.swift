@@ -21,10 +21,26 @@ public enum ProcessUsage {
     }
 
     /// Resident memory in KiB (/proc/PID/status VmRSS).
-    public static func residentKiB(pid: Int32) -> Int? {
+    public static func residentKiB(pid: Int32) -> Int? { statusKiB(pid: pid, "VmRSS:") }
+
+    /// The highest resident memory in KiB since the process started or `resetPeakResident`
+    /// (/proc/PID/status VmHWM): a peak between two readings counts too.
+    public static func peakResidentKiB(pid: Int32) -> Int? { statusKiB(pid: pid, "VmHWM:") }
+
+    /// Starts the peak (`peakResidentKiB`) again from the resident memory now (/proc/PID/clear_refs,
+    /// "5"); false where that cannot be written (another user's process, an old kernel).
+    @discardableResult
+    public static func resetPeakResident(pid: Int32) -> Bool {
+        let fd = open("/proc/\(pid)/clear_refs", O_WRONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        return write(fd, "5", 1) == 1
+    }
+
+    private static func statusKiB(pid: Int32, _ field: String) -> Int? {
         guard let status = read("/proc/\(pid)/status") else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.dropFirst("VmRSS:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            return Int(line.dropFirst(field.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
         }
         return nil
     }

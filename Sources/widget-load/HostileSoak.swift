@@ -1,3 +1,4 @@
+import LoopbackTools
 import ScrollCore
 import ScrollServer
 
@@ -81,6 +82,8 @@ final class HostileSoak: ClientSocketsDelegate {
         var largestEventsMessage = 0
         var failures: [String: Int] = [:]
         var samples: [ServerSample] = []
+        /// Whether the server's peak memory was counted from this phase's start (else from its own).
+        var peaksFromStart = false
         var stopped: String?
     }
 
@@ -177,7 +180,9 @@ final class HostileSoak: ClientSocketsDelegate {
 
     func run() -> Outcome {
         phaseStart = now()
-        outcome.samples.append(server.sample("start", seconds: 0, connections: 0))
+        // Readings here see each round's peak (SoakMemoryRule), counted from this phase's start.
+        outcome.peaksFromStart = server.resetPeak()
+        outcome.samples.append(server.sample("start", seconds: 0, connections: 0, peaks: true))
         round = Round(number: 0, started: now(), room: options.burstRoom(0))
         timerFired()
         sockets.run()
@@ -197,12 +202,12 @@ final class HostileSoak: ClientSocketsDelegate {
     func clients(_ role: Role) -> [Int] { clients.filter { $0.value.role == role }.map(\.key).sorted() }
 
     /// A reading with clients about: "during" a measured round, "warm-up" in the first (the
-    /// highest of which is what later rounds' memory is held to: `SoakReport.reference`).
+    /// highest of which is what later rounds' memory is held to: `SoakMemoryRule`).
     func sampleDuring(_ moment: String) {
         outcome.samples.append(
             server.sample(
                 round.number == 0 ? "warm-up" : "during", seconds: elapsed, connections: openConnections,
-                moment: "round \(round.number): \(moment)"))
+                moment: "round \(round.number): \(moment)", peaks: true))
     }
 
     // MARK: the clock
@@ -230,7 +235,7 @@ final class HostileSoak: ClientSocketsDelegate {
             if openConnections == 0 { stage = .settling(label: label, since: now) }
         case .settling(let label, let since):
             guard now - since >= options.settle else { break }
-            outcome.samples.append(server.sample(label, seconds: elapsed, connections: 0))
+            outcome.samples.append(server.sample(label, seconds: elapsed, connections: 0, peaks: true))
             if label == "after" {
                 stage = .done
                 sockets.stop()

@@ -1,3 +1,4 @@
+import LoopbackTools
 import ScrollCore
 import ScrollServer
 

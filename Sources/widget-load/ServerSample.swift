@@ -6,37 +6,29 @@ struct SoakedServer {
     let pid: Int32
     let isRunning: () -> Bool
 
-    /// Its open file descriptors and resident memory now, also shown on stderr as the soak goes.
+    /// Its open file descriptors and resident memory now (`peaks`: and the highest since
+    /// `resetPeak`), also shown on stderr as the soak goes.
     func sample(
-        _ label: String, seconds: Double, connections: Int, cycles: Int? = nil, moment: String? = nil
+        _ label: String, seconds: Double, connections: Int, cycles: Int? = nil, moment: String? = nil,
+        peaks: Bool = false
     ) -> ServerSample {
         let sample = ServerSample(
             label: label, seconds: (seconds * 1000).rounded() / 1000, fds: ProcessUsage.openFiles(pid: pid),
-            rssKiB: ProcessUsage.residentKiB(pid: pid), connections: connections, cycles: cycles, moment: moment)
+            rssKiB: ProcessUsage.residentKiB(pid: pid), peakKiB: peaks ? ProcessUsage.peakResidentKiB(pid: pid) : nil,
+            connections: connections, cycles: cycles, moment: moment)
         let fds = sample.fds.map(String.init) ?? "?", rss = sample.rssKiB.map(String.init) ?? "?"
         Self.progress(
             "\(label) at \(Int(seconds)) s\(cycles.map { ", \($0) cycles" } ?? "")\(moment.map { " (\($0))" } ?? ""): "
-                + "\(connections) connections, server \(fds) fds, \(rss) KiB")
+                + "\(connections) connections, server \(fds) fds, \(rss) KiB"
+                + (sample.peakKiB.map { " (\($0) KiB at most since the phase began)" } ?? ""))
         return sample
     }
+
+    /// Counts the peak (VmHWM) from now: a phase's readings then see its own peaks, not an earlier
+    /// phase's. False where /proc does not allow it (the peak then counts from the server's start).
+    func resetPeak() -> Bool { ProcessUsage.resetPeakResident(pid: pid) }
 
     static func progress(_ line: String) {
         FileHandle.standardError.write(Data("widget-load soak: \(line)\n".utf8))
     }
-}
-
-/// One reading of the server: what the soak's figures and verdict are made of.
-struct ServerSample: Encodable {
-    /// "start", "before" (after warm-up), "during", "after" (all clients gone, settled).
-    var label: String
-    /// Seconds since the phase began.
-    var seconds: Double
-    var fds: Int?
-    var rssKiB: Int?
-    /// The generator's connections open then (each is one of the server's fds).
-    var connections: Int
-    /// Connect/disconnect cycles started by then (phase 1).
-    var cycles: Int?
-    /// What was going on (phase 3's "during" readings).
-    var moment: String?
 }

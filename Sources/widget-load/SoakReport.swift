@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackTools
 
 /// What a soak measured, and its verdict: the server's descriptors must not grow after the
 /// warm-up, nor its resident memory by more than `rssGrowthKiB`; every connection must go
@@ -76,14 +77,6 @@ struct SoakReport: Encodable {
         try c.encode(passed, forKey: .passed)
     }
 
-    /// What a phase's memory is held to: its quiet reading "before" (after the warm-up), or
-    /// higher readings of the warm-up itself ("warm-up": phase 3 holds up to tens of MiB of events
-    /// for readers that stopped reading, by design, and glibc may or may not give them back).
-    static func reference(_ samples: [ServerSample]) -> Int? {
-        guard let before = samples.first(where: { $0.label == "before" })?.rssKiB else { return nil }
-        return samples.filter { $0.label == "warm-up" }.compactMap(\.rssKiB).reduce(before, max)
-    }
-
     /// One phase's readings against its quiet "before" (after the warm-up) and its reference.
     private static func problems(
         _ phase: String, stopped: String?, failures: [String: Int], samples: [ServerSample], bound: Int
@@ -97,7 +90,7 @@ struct SoakReport: Encodable {
         guard let before = samples.first(where: { $0.label == "before" }),
             let after = samples.first(where: { $0.label == "after" })
         else { return problems + ["\(phase): no reading before or after"] }
-        guard let fdsBefore = before.fds, let fdsAfter = after.fds, let reference = reference(samples) else {
+        guard let fdsBefore = before.fds, let fdsAfter = after.fds, SoakMemoryRule.reference(samples) != nil else {
             return problems + ["\(phase): the server's /proc entries could not be read"]
         }
         if fdsAfter > fdsBefore {
@@ -105,15 +98,7 @@ struct SoakReport: Encodable {
                 "\(phase): the server has \(fdsAfter) open descriptors after, \(fdsBefore) before (after the warm-up)")
         }
         // The highest reading after the warm-up, connections in flight or not.
-        let later = samples.filter { $0.label == "during" || $0.label == "after" }
-        if let peak = later.max(by: { ($0.rssKiB ?? 0) < ($1.rssKiB ?? 0) }), let rss = peak.rssKiB,
-            rss - reference > bound
-        {
-            let what = reference == before.rssKiB ? "before" : "at the warm-up's highest"
-            problems.append(
-                "\(phase): resident memory grew \(rss - reference) KiB after the warm-up (bound \(bound) KiB): "
-                    + "\(reference) KiB \(what), \(rss) KiB \(peak.label) at \(Int(peak.seconds)) s")
-        }
+        if let grew = SoakMemoryRule.problem(phase, samples: samples, bound: bound) { problems.append(grew) }
         return problems
     }
 

@@ -1,22 +1,26 @@
 import Foundation
+import LoopbackTools
 
 /// The soak report as Markdown (docs/RELIABILITY.md, "Soak" takes it as it is).
 extension SoakReport {
     var markdown: String {
         var lines = [
-            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | RSS − reference (KiB) |",
-            "|---|---|---:|---:|---:|---:|---:|---:|",
+            "| phase | reading | at (s) | cycles | connections open | server fds | server RSS (KiB) | peak so far (KiB) | counted − reference (KiB) |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for (phase, samples) in [
             ("cycles", cycles?.samples), ("replay", replay?.samples), ("hostile", hostile?.samples),
         ] {
             guard let samples else { continue }
-            let reference = Self.reference(samples)
+            let reference = SoakMemoryRule.reference(samples)
+            let warmedUp = samples.contains { $0.label == "warm-up" }
             for s in samples {
-                let growth = if let rss = s.rssKiB, let reference { "\(rss - reference)" } else { "–" }
+                let level = SoakMemoryRule.level(s, warmedUp: warmedUp)
+                let growth = if let level, let reference { "\(level - reference)" } else { "–" }
                 lines.append(
                     "| \(phase) | \(s.label)\(s.moment.map { " (\($0))" } ?? "") | \(String(format: "%.1f", s.seconds)) | \(s.cycles.map(String.init) ?? "–") | "
-                        + "\(s.connections) | \(s.fds.map(String.init) ?? "–") | \(s.rssKiB.map(String.init) ?? "–") | \(growth) |"
+                        + "\(s.connections) | \(s.fds.map(String.init) ?? "–") | \(s.rssKiB.map(String.init) ?? "–") | "
+                        + "\(s.peakKiB.map(String.init) ?? "–") | \(growth) |"
                 )
             }
         }
@@ -55,7 +59,8 @@ extension SoakReport {
         }
         lines.append(
             "Bound: resident memory at most \(rssGrowthKiB) KiB over the reference (the reading before; in the "
-                + "hostile phase the highest of it and the warm-up round's), descriptors no more than before. "
+                + "hostile phase the highest the server reached in the warm-up round, peaks between readings "
+                + "included, and each later reading counts the peak so far), descriptors no more than before. "
                 + (passed ? "Verdict: PASS" : "Verdict: FAIL: " + problems.joined(separator: "; ")))
         return lines.joined(separator: "\n")
     }

@@ -41,4 +41,22 @@ import Testing
         #expect(ProcessUsage.residentKiB(pid: child.pid) == nil)
         #expect(ProcessUsage.openFiles(pid: child.pid) == nil)
     }
+
+    @Test("the peak counts 64 MiB touched and given back between two readings, until it is reset")
+    func peakResident() throws {
+        let child = try ChildProcess(
+            executable: "/usr/bin/python3",
+            arguments: [
+                "-c", "import sys, time\nb = bytearray(64 << 20)\ndel b\nprint('freed', flush=True)\ntime.sleep(60)",
+            ])
+        defer { child.stop() }
+        #expect(child.output.waitForLine(timeout: 10) { $0 == "freed" } != nil)
+        let rss = try #require(ProcessUsage.residentKiB(pid: child.pid))
+        let peak = try #require(ProcessUsage.peakResidentKiB(pid: child.pid))
+        // The 64 MiB were resident once (zeroed by the allocation) and are gone now.
+        #expect(peak >= rss + 60 * 1024, "peak \(peak) KiB, resident \(rss) KiB")
+        #expect(ProcessUsage.resetPeakResident(pid: child.pid))
+        let again = try #require(ProcessUsage.peakResidentKiB(pid: child.pid))
+        #expect(again < rss + 4 * 1024, "peak \(again) KiB after the reset, resident \(rss) KiB")
+    }
 }
