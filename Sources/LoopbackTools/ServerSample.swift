@@ -6,7 +6,8 @@ public struct ServerSample: Encodable, Sendable {
     public var seconds: Double
     public var fds: Int?
     public var rssKiB: Int?
-    /// The highest resident memory since the phase began (VmHWM), where the phase reset it.
+    /// The highest resident memory seen since the phase began (polled, and the kernel's VmHWM),
+    /// where the phase reads peaks.
     public var peakKiB: Int?
     /// The generator's connections open then (each is one of the server's fds).
     public var connections: Int

@@ -167,6 +167,9 @@ final class HostileSoak: ClientSocketsDelegate {
     private var stage = Stage.round
     private var phaseStart = 0.0
     private var lastLivenessCheck = 0.0
+    /// The highest resident memory seen since the phase began (`pollMemory`), and when it was polled.
+    private var highestKiB: Int?
+    private var lastMemoryPoll = 0.0
     private static let failureLimit = 2000
 
     init(options: Options, target: LoopbackTarget, server: SoakedServer) throws {
@@ -182,7 +185,8 @@ final class HostileSoak: ClientSocketsDelegate {
         phaseStart = now()
         // Readings here see each round's peak (SoakMemoryRule), counted from this phase's start.
         outcome.peaksFromStart = server.resetPeak()
-        outcome.samples.append(server.sample("start", seconds: 0, connections: 0, peaks: true))
+        highestKiB = server.peakNow()
+        outcome.samples.append(server.sample("start", seconds: 0, connections: 0, peakKiB: highestKiB))
         round = Round(number: 0, started: now(), room: options.burstRoom(0))
         timerFired()
         sockets.run()
@@ -207,13 +211,25 @@ final class HostileSoak: ClientSocketsDelegate {
         outcome.samples.append(
             server.sample(
                 round.number == 0 ? "warm-up" : "during", seconds: elapsed, connections: openConnections,
-                moment: "round \(round.number): \(moment)", peaks: true))
+                moment: "round \(round.number): \(moment)", peakKiB: pollMemory()))
+    }
+
+    /// Reads the server's memory (every 0.1 s and at each reading): the highest since the phase
+    /// began, which the readings report as their peak (`SoakMemoryRule`).
+    @discardableResult
+    func pollMemory() -> Int? {
+        if let now = server.peakNow() { highestKiB = max(highestKiB ?? now, now) }
+        return highestKiB
     }
 
     // MARK: the clock
 
     func timerFired() {
         let now = now()
+        if now - lastMemoryPoll >= 0.1 {
+            lastMemoryPoll = now
+            pollMemory()
+        }
         if now - lastLivenessCheck >= 1 {
             lastLivenessCheck = now
             if !server.isRunning() { return stop("the server exited") }
@@ -235,7 +251,7 @@ final class HostileSoak: ClientSocketsDelegate {
             if openConnections == 0 { stage = .settling(label: label, since: now) }
         case .settling(let label, let since):
             guard now - since >= options.settle else { break }
-            outcome.samples.append(server.sample(label, seconds: elapsed, connections: 0, peaks: true))
+            outcome.samples.append(server.sample(label, seconds: elapsed, connections: 0, peakKiB: pollMemory()))
             if label == "after" {
                 stage = .done
                 sockets.stop()

@@ -24,7 +24,7 @@ import Testing
 
     @Test("with peaks, the warm-up's hill top is the reference: rounds reaching 1,096 KiB over it pass")
     func peaksSeeTheHillTops() {
-        // A run of 11-25 23:56 UTC: readings on the hills' sides, peaks (VmHWM) at their tops.
+        // A run of 11-25 23:34 UTC: readings on the hills' sides, peaks (VmHWM) at their tops.
         let samples = [
             reading("start", 0, rss: 26_588, peak: 26_588), reading("warm-up", 20, rss: 54_428, peak: 55_424),
             reading("warm-up", 45, rss: 54_444, peak: 55_424), reading("before", 47, rss: 54_444, peak: 55_424),
