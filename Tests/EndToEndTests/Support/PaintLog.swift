@@ -1,0 +1,59 @@
+import Foundation
+
+/// When a page paints, in its own time: a test-side observer installed before the page's scripts,
+/// which only listens and passes every call through (like `observePage`).
+extension BrowserPage {
+    /// From the next navigation on, the page records in `window.paintLog`, each time as
+    /// `performance.now()` (ms):
+    /// - `frames`: every display frame (a `requestAnimationFrame` loop of its own, started first,
+    ///   so in a frame where the page paints its callback runs before the page's);
+    /// - `paints`: every paint of a widget canvas, as `{ at, band }`. The painter starts each paint
+    ///   by clearing the whole canvas (Public/js/painter.js); the entry is made once that paint is
+    ///   done (a microtask after it). `band` is a hash of the painted pixels in rows `band` (a
+    ///   fraction of the canvas's height, top to bottom), so a changed hash is a moved picture;
+    ///   without `band`, null (no pixels are read);
+    /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it);
+    /// - `binaries`: every binary message's arrival, as `{ at, data }` (kept when `keepFrames`);
+    /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
+    ///   handles it that much later).
+    func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false) throws {
+        let rows = band.map { "[\($0.lowerBound), \($0.upperBound)]" } ?? "null"
+        try addInitScript(
+            """
+            (() => {
+              const log = window.paintLog = { frames: [], paints: [], moves: [], binaries: [], applied: [] };
+              const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
+              requestAnimationFrame(frame);
+              const rows = \(rows);
+              const hash = (canvas) => {
+                const top = Math.floor(canvas.height * rows[0]), bottom = Math.ceil(canvas.height * rows[1]);
+                const d = new Uint32Array(canvas.getContext('2d').getImageData(0, top, canvas.width, bottom - top).data.buffer);
+                let h = 2166136261;
+                for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+                return h >>> 0;
+              };
+              const clear = CanvasRenderingContext2D.prototype.clearRect;
+              CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+                const c = this.canvas;
+                if (x === 0 && y === 0 && w === c.width && h === c.height && c.width > 0) {
+                  queueMicrotask(() => log.paints.push({ at: performance.now(), band: rows ? hash(c) : null }));
+                }
+                return clear.call(this, x, y, w, h);
+              };
+              addEventListener('pointermove', () => log.moves.push(performance.now()), true);
+              const Native = window.WebSocket;
+              window.WebSocket = class extends Native {
+                constructor(...args) {
+                  super(...args);
+                  this.addEventListener('message', (e) => {
+                    const at = performance.now();
+                    if (typeof e.data !== 'string') { log.binaries.push({ at, data: \(keepFrames) ? e.data : null }); return; }
+                    if (!e.data.includes('"type":"applied"')) return;
+                    try { log.applied.push({ t: JSON.parse(e.data).t, at }); } catch {}
+                  });
+                }
+              };
+            })();
+            """)
+    }
+}
