@@ -12,7 +12,8 @@ extension BrowserPage {
     ///   done (a microtask after it). `band` is a hash of the painted pixels in rows `band` (a
     ///   fraction of the canvas's height, top to bottom), so a changed hash is a moved picture;
     ///   without `band`, null (no pixels are read);
-    /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it);
+    /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it),
+    ///   and in `stamps` its `timeStamp` (when the input was made: CDP's timestamp);
     /// - `binaries`: every binary message's arrival, as `{ at, data }` (kept when `keepFrames`);
     /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
     ///   handles it that much later).
@@ -21,7 +22,7 @@ extension BrowserPage {
         try addInitScript(
             """
             (() => {
-              const log = window.paintLog = { frames: [], paints: [], moves: [], binaries: [], applied: [] };
+              const log = window.paintLog = { frames: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
               const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
               requestAnimationFrame(frame);
               const rows = \(rows);
@@ -40,7 +41,7 @@ extension BrowserPage {
                 }
                 return clear.call(this, x, y, w, h);
               };
-              addEventListener('pointermove', () => log.moves.push(performance.now()), true);
+              addEventListener('pointermove', (e) => { log.moves.push(performance.now()); log.stamps.push(e.timeStamp); }, true);
               const Native = window.WebSocket;
               window.WebSocket = class extends Native {
                 constructor(...args) {
@@ -55,5 +56,38 @@ extension BrowserPage {
               };
             })();
             """)
+    }
+}
+
+extension BrowserPage {
+    /// Plays `gesture` (`logPaints` with a band installed; the gesture's first step a move of a
+    /// held pointer) and waits until a paint after the page received that move shows the band
+    /// changed from the paint before it. Returns the time from the move to that paint (ms, page
+    /// time), how many display frames began in between (that paint's own included: 1 is the
+    /// first frame after the move), and the time from the move's `timeStamp` to that paint
+    /// (Chromium hands a move to the page at its next display frame).
+    func timeToMovedPaint(_ gesture: Gesture, timeout: Double = 5) throws -> (
+        ms: Double, frames: Int, fromStamp: Double
+    ) {
+        guard
+            let before = try evaluate(
+                "[paintLog.moves.length, paintLog.paints.length, paintLog.paints.at(-1)?.band ?? -1]") as? [Double],
+            before.count == 3
+        else { throw HarnessError.javaScript("no paintLog in the page") }
+        let (moves, paints, band) = (Int(before[0]), Int(before[1]), before[2])
+        let moved = """
+            paintLog.paints.find((p, i) => i >= \(paints) && p.at > paintLog.moves[\(moves)] && p.band !== \(band))
+            """
+        try perform(gesture)
+        try waitFor("paintLog.moves.length > \(moves) && \(moved)", timeout: timeout)
+        guard
+            let got = try evaluate(
+                """
+                (() => { const move = paintLog.moves[\(moves)], paint = \(moved);
+                  return [paint.at - move, paintLog.frames.filter(f => f > move && f <= paint.at).length,
+                    paint.at - paintLog.stamps[\(moves)]]; })()
+                """) as? [Double], got.count == 3
+        else { throw HarnessError.javaScript("no moved paint in the log") }
+        return (got[0], Int(got[1]), got[2])
     }
 }
