@@ -126,30 +126,20 @@ import Testing
             let b = try open(server, room: "move-to-paint-\(predict)", predict: predict, paints: true)
             defer { b.close() }
             try BrowserRulerGestureTests.recordSent(b)
-            let pointers = "sent.filter(m => m.type === 'pointer')"
-            // Every pointer message after the first `count` went out, the server answered the
-            // last, and the frame that answer follows was painted (the page handles what arrives
-            // 100 ms after it arrives).
-            let settled = { (count: Int) in
-                """
-                (() => { const p = \(pointers); if (p.length <= \(count)) return false;
-                  const a = paintLog.applied.find((a) => a.t === p.at(-1).t); if (!a) return false;
-                  const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1);
-                  return shown !== undefined && paintLog.paints.some((q) => q.at >= shown.at + 100); })()
-                """
-            }
             try b.perform(Self.press)
-            try b.waitFor(settled(0), timeout: 5)
+            try b.waitUntilAnswered(after: 0, latency: 100)
             if predict {
-                // The server said the page's pointer holds the ruler (`applied.follow`).
-                try b.waitFor("document.documentElement.dataset.predictShift === '0.00'", timeout: 5)
+                // The server said the page's pointer holds the ruler (`applied.follow`), and its
+                // frames have since replaced a guess.
+                let root = "document.documentElement.dataset"
+                try b.waitFor("Number(\(root).predictCorrections) >= 1 && \(root).predictShift === '0.00'", timeout: 5)
             }
             var samples: [(ms: Double, frames: Int, fromStamp: Double)] = []
             for i in 1...5 {
-                let count = try #require(b.evaluate("\(pointers).length") as? Int)
+                let count = try b.pointersSent()
                 let x = 290 - 10 * Double(i)
                 samples.append(try b.timeToMovedPaint(Gesture(.mouse).then(.move, x: x, y: Self.y, at: 0)))
-                try b.waitFor(settled(count), timeout: 5)
+                try b.waitUntilAnswered(after: count, latency: 100)
             }
             for s in samples {
                 if predict {

@@ -91,3 +91,27 @@ extension BrowserPage {
         return (got[0], Int(got[1]), got[2])
     }
 }
+
+extension BrowserPage {
+    /// How many pointer messages the page has sent (`BrowserRulerGestureTests.recordSent`).
+    func pointersSent() throws -> Int {
+        guard let n = try evaluate("sent.filter((m) => m.type === 'pointer').length") as? Int else {
+            throw HarnessError.javaScript("no record of what the page sent")
+        }
+        return n
+    }
+
+    /// Waits until the page has sent more than `count` pointer messages (`pointersSent`), the
+    /// server's `applied` for the last has come, and the frame it follows was painted, which the
+    /// page does no earlier than `latency` ms after that frame came (`?latency=`, or a delay of the
+    /// test's own).
+    func waitUntilAnswered(after count: Int, latency: Double, timeout: Double = 5) throws {
+        try waitFor(
+            """
+            (() => { const p = sent.filter((m) => m.type === 'pointer'); if (p.length <= \(count)) return false;
+              const a = paintLog.applied.find((a) => a.t === p.at(-1).t); if (!a) return false;
+              const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1);
+              return shown !== undefined && paintLog.paints.some((q) => q.at >= shown.at + \(latency)); })()
+            """, timeout: timeout)
+    }
+}
