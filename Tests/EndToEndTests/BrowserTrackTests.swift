@@ -8,6 +8,16 @@ import Testing
 @Suite(.serialized) struct BrowserTrackTests {
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
+    /// Flings the demo's ruler with a finger (12 moves 150 pt left in 96 ms, lifted 4 ms later) on
+    /// an observed page, and waits until the page shows the value the server says it rests on.
+    static func flingToRest(_ b: Chromium) throws {
+        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
+        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
+        try b.waitFor("\(finals).length >= 1", timeout: 10)
+        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
+        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+    }
+
     @Test("track.js gives every offset of the shared table within its tolerance, as TrackTests holds Track.swift to")
     func sharedTable() throws {
         let table = try String(
@@ -108,11 +118,7 @@ import Testing
         let before = try #require(b.evaluate("binaries.length") as? Int)
         let paintsBefore = try #require(b.evaluate("observed.frames") as? Int)
         let displayBefore = try #require(b.evaluate("displayFrames") as? Int)
-        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
-        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
-        try b.waitFor("\(finals).length >= 1", timeout: 10)
-        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
-        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+        try Self.flingToRest(b)
         let painted = try #require(b.evaluate("observed.frames") as? Int) - paintsBefore
         let shown = try #require(b.evaluate("displayFrames") as? Int) - displayBefore
         #expect(painted > 10 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
@@ -166,11 +172,7 @@ import Testing
         try b.logPaints(keepFrames: true)
         try b.loadObserved(server.httpURL + "?room=track-display-rate", ready: "\(BrowserRulerTests.value) > 0")
         let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
-        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
-        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
-        try b.waitFor("\(finals).length >= 1", timeout: 10)
-        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
-        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+        try Self.flingToRest(b)
         let received = try #require(
             b.evaluate(
                 """
