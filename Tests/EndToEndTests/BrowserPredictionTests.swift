@@ -13,11 +13,16 @@ import Testing
     static let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
 
     /// The demo at phone size with `?latency=100` (and `?predict=1`), observed: every painted shift
-    /// is noted in `shifts` with how many `applied` messages had come by then.
-    func open(_ server: ServerProcess, room: String, predict: Bool, _ engine: Engine = .chromium) throws
-        -> any BrowserPage
+    /// is noted in `shifts` with how many `applied` messages had come by then; with `paints`, every
+    /// paint in `paintLog` with a hash of the ruler's band (`logPaints`).
+    func open(_ server: ServerProcess, room: String, predict: Bool, _ engine: Engine = .chromium, paints: Bool = false)
+        throws -> any BrowserPage
     {
         let b = try engine.openPage()
+        if paints {
+            let ruler = DemoScene.rulerFrame, height = DemoScene.size.height
+            try b.logPaints(band: ruler.minY / height...ruler.maxY / height)
+        }
         try b.addInitScript(
             """
             (() => {
@@ -108,6 +113,57 @@ import Testing
         } catch {
             b.close()
             throw error
+        }
+    }
+
+    @Test(
+        "with 100 ms each way: a move of the held ruler is painted in the first or second display frame with prediction, not before the 200 ms round trip without"
+    )
+    func moveToPaint() throws {
+        let server = try ServerProcess()
+        var medians: [Bool: (Double, Double)] = [:]
+        for predict in [true, false] {
+            let b = try open(server, room: "move-to-paint-\(predict)", predict: predict, paints: true)
+            defer { b.close() }
+            try BrowserRulerGestureTests.recordSent(b)
+            try b.perform(Self.press)
+            try b.waitUntilAnswered(after: 0, latency: 100)
+            if predict {
+                // The server said the page's pointer holds the ruler (`applied.follow`), and its
+                // frames have since replaced a guess.
+                let root = "document.documentElement.dataset"
+                try b.waitFor("Number(\(root).predictCorrections) >= 1 && \(root).predictShift === '0.00'", timeout: 5)
+            }
+            var samples: [(ms: Double, frames: Int, fromStamp: Double)] = []
+            for i in 1...5 {
+                let count = try b.pointersSent()
+                let x = 290 - 10 * Double(i)
+                samples.append(try b.timeToMovedPaint(Gesture(.mouse).then(.move, x: x, y: Self.y, at: 0)))
+                try b.waitUntilAnswered(after: count, latency: 100)
+            }
+            for s in samples {
+                if predict {
+                    // Painted at once, long before any answer can come.
+                    #expect(s.frames >= 1 && s.frames <= 2 && s.ms < 200, "\(samples)")
+                } else {
+                    // Painted when the server's frame comes: not before the round trip.
+                    #expect(s.ms >= 200, "\(samples)")
+                }
+            }
+            let median = { (times: [Double]) in times.sorted()[times.count / 2] }
+            medians[predict] = (median(samples.map(\.ms)), median(samples.map(\.fromStamp)))
+            print(
+                "moveToPaint: predict \(predict): move → moved paint "
+                    + samples.map {
+                        String(format: "%.1f ms (%d frames; %.1f from its timestamp)", $0.ms, $0.frames, $0.fromStamp)
+                    }
+                    .joined(separator: ", "))
+        }
+        for (predict, m) in medians.sorted(by: { $0.key && !$1.key }) {
+            print(
+                String(
+                    format: "moveToPaint: predict \(predict): median %.1f ms (%.1f from the move's timestamp)", m.0, m.1
+                ))
         }
     }
 }

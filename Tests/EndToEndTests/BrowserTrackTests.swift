@@ -8,6 +8,16 @@ import Testing
 @Suite(.serialized) struct BrowserTrackTests {
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
+    /// Flings the demo's ruler with a finger (12 moves 150 pt left in 96 ms, lifted 4 ms later) on
+    /// an observed page, and waits until the page shows the value the server says it rests on.
+    static func flingToRest(_ b: Chromium) throws {
+        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
+        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
+        try b.waitFor("\(finals).length >= 1", timeout: 10)
+        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
+        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+    }
+
     @Test("track.js gives every offset of the shared table within its tolerance, as TrackTests holds Track.swift to")
     func sharedTable() throws {
         let table = try String(
@@ -108,11 +118,7 @@ import Testing
         let before = try #require(b.evaluate("binaries.length") as? Int)
         let paintsBefore = try #require(b.evaluate("observed.frames") as? Int)
         let displayBefore = try #require(b.evaluate("displayFrames") as? Int)
-        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
-        let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
-        try b.waitFor("\(finals).length >= 1", timeout: 10)
-        let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
-        try b.waitFor("\(BrowserRulerTests.value) === \(value)", timeout: 5)
+        try Self.flingToRest(b)
         let painted = try #require(b.evaluate("observed.frames") as? Int) - paintsBefore
         let shown = try #require(b.evaluate("displayFrames") as? Int) - displayBefore
         #expect(painted > 10 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
@@ -154,5 +160,55 @@ import Testing
                 && after[rest...].filter { $0 == "ops" }.count <= 1, "\(kinds)")
         #expect(after.filter { $0 == "track" }.isEmpty, "one track for one glide: \(kinds)")
         try b.saveScreenshot("ruler-after-track-fling")
+    }
+
+    @Test(
+        "above 60 Hz: while the fling's track moves, the page paints once in every display frame, several for each frame that comes"
+    )
+    func paintedAtTheDisplayRate() throws {
+        let server = try ServerProcess()
+        let b = try Chromium(flags: [Chromium.unlimitedFrameRate])
+        defer { b.close() }
+        try b.logPaints(keepFrames: true)
+        try b.loadObserved(server.httpURL + "?room=track-display-rate", ready: "\(BrowserRulerTests.value) > 0")
+        let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
+        try Self.flingToRest(b)
+        let received = try #require(
+            b.evaluate(
+                """
+                paintLog.binaries.slice(\(before)).map(({ at, data }) => {
+                  let s = ''; for (const x of new Uint8Array(data)) s += String.fromCharCode(x);
+                  return [at, btoa(s)];
+                })
+                """) as? [[Any]])
+        let ruler = UInt16(try #require(DemoScene.make().widgets.firstIndex { $0.id == "ruler" }) + 1)
+        var arrivals: [Double] = []
+        var glide: (at: Double, frame: DecodedFrame, track: Track)?
+        for entry in received {
+            let at = try #require(entry.first as? Double)
+            let frame = try DecodedFrame(Array(try #require(Data(base64Encoded: entry.last as? String ?? ""))))
+            arrivals.append(at)
+            if glide == nil, let track = frame.layers.first(where: { $0.id == ruler })?.track {
+                glide = (at, frame, track)
+            }
+        }
+        let (start, frame, track) = try #require(glide, "no track among \(received.count) frames")
+        // The track moves from its arrival until its end, in page time as the room clock maps it
+        // (a frame that came late puts that end up to its lateness earlier: 100 ms spare).
+        let end = start + (track.end - frame.time) * 1000 - 100
+        #expect(end - start >= 1000, "the glide lasts \(track.end - frame.time) s")
+        let log = try #require(b.evaluate("[paintLog.frames, paintLog.paints.map(p => p.at)]") as? [[Double]])
+        let within = { (times: [Double]) in times.filter { $0 > start && $0 <= end }.count }
+        let shown = within(log[0]), painted = within(log[1]), came = within(arrivals)
+        // Every display frame paints (the page's loop runs after the log's in each) and none twice.
+        #expect(painted >= shown - 2 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
+        // The display outruns the server's 60 frames a second: the glide is painted at its rate.
+        #expect(shown >= 2 * came, "\(shown) display frames while \(came) frames came")
+        let seconds = (end - start) / 1000
+        print(
+            "paintedAtTheDisplayRate: over \(String(format: "%.3f", seconds)) s of the track: \(shown) display frames "
+                + "(\(Int((Double(shown) / seconds).rounded()))/s), \(painted) paints "
+                + "(\(Int((Double(painted) / seconds).rounded()))/s), \(came) frames received "
+                + "(\(Int((Double(came) / seconds).rounded()))/s)")
     }
 }

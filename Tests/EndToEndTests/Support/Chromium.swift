@@ -14,6 +14,10 @@ import WebSocketClient
 final class Chromium {
     static let defaultExecutable = "/usr/lib/chromium/chromium"
     static let startupTimeout = 20.0
+    /// Headless Chromium's display runs at 60 Hz. With this flag a page that changes something in
+    /// every frame gets its next frame as soon as the last is drawn (hundreds a second here); a
+    /// page that changes nothing still gets about 60 (`BrowserTrackTests`, docs/BENCHMARKS.md).
+    static let unlimitedFrameRate = "--disable-frame-rate-limit"
 
     /// The browser to launch: `CHROMIUM` from `environment` when set and not empty (a bare name,
     /// such as `chromium`, is looked up in its `PATH`), else the default.
@@ -41,8 +45,9 @@ final class Chromium {
 
     /// Launches `executable` (default: `Chromium.executable()`) headless with a fresh profile and
     /// attaches to a blank page. Throws `HarnessError.chromiumMissing`, which says how to install
-    /// it, when there is no executable at that path.
-    init(executable: String = Chromium.executable()) throws {
+    /// it, when there is no executable at that path. `flags` are added to the usual command line
+    /// (`unlimitedFrameRate`, say).
+    init(executable: String = Chromium.executable(), flags: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw HarnessError.chromiumMissing(path: executable)
         }
@@ -50,8 +55,8 @@ final class Chromium {
         process = try BrowserProcess(executable: executable, prefix: "e2e-chromium") {
             [
                 "--headless=new", "--no-sandbox", "--remote-debugging-port=0", "--user-data-dir=\($0)",
-                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--hide-scrollbars", "about:blank",
-            ]
+                "--no-first-run", "--no-default-browser-check", "--disable-gpu", "--hide-scrollbars",
+            ] + flags + ["about:blank"]
         }
         do {
             browserWebSocketURL = try Self.discoverEndpoint(

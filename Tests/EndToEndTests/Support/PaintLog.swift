@@ -1,0 +1,117 @@
+import Foundation
+
+/// When a page paints, in its own time: a test-side observer installed before the page's scripts,
+/// which only listens and passes every call through (like `observePage`).
+extension BrowserPage {
+    /// From the next navigation on, the page records in `window.paintLog`, each time as
+    /// `performance.now()` (ms):
+    /// - `frames`: every display frame (a `requestAnimationFrame` loop of its own, started first,
+    ///   so in a frame where the page paints its callback runs before the page's);
+    /// - `paints`: every paint of a widget canvas, as `{ at, band }`. The painter starts each paint
+    ///   by clearing the whole canvas (Public/js/painter.js); the entry is made once that paint is
+    ///   done (a microtask after it). `band` is a hash of the painted pixels in rows `band` (a
+    ///   fraction of the canvas's height, top to bottom), so a changed hash is a moved picture;
+    ///   without `band`, null (no pixels are read);
+    /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it),
+    ///   and in `stamps` its `timeStamp` (when the input was made: CDP's timestamp);
+    /// - `binaries`: every binary message's arrival, as `{ at, data }` (kept when `keepFrames`);
+    /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
+    ///   handles it that much later).
+    func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false) throws {
+        let rows = band.map { "[\($0.lowerBound), \($0.upperBound)]" } ?? "null"
+        try addInitScript(
+            """
+            (() => {
+              const log = window.paintLog = { frames: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
+              const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
+              requestAnimationFrame(frame);
+              const rows = \(rows);
+              const hash = (canvas) => {
+                const top = Math.floor(canvas.height * rows[0]), bottom = Math.ceil(canvas.height * rows[1]);
+                const d = new Uint32Array(canvas.getContext('2d').getImageData(0, top, canvas.width, bottom - top).data.buffer);
+                let h = 2166136261;
+                for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+                return h >>> 0;
+              };
+              const clear = CanvasRenderingContext2D.prototype.clearRect;
+              CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
+                const c = this.canvas;
+                if (x === 0 && y === 0 && w === c.width && h === c.height && c.width > 0) {
+                  queueMicrotask(() => log.paints.push({ at: performance.now(), band: rows ? hash(c) : null }));
+                }
+                return clear.call(this, x, y, w, h);
+              };
+              addEventListener('pointermove', (e) => { log.moves.push(performance.now()); log.stamps.push(e.timeStamp); }, true);
+              const Native = window.WebSocket;
+              window.WebSocket = class extends Native {
+                constructor(...args) {
+                  super(...args);
+                  this.addEventListener('message', (e) => {
+                    const at = performance.now();
+                    if (typeof e.data !== 'string') { log.binaries.push({ at, data: \(keepFrames) ? e.data : null }); return; }
+                    if (!e.data.includes('"type":"applied"')) return;
+                    try { log.applied.push({ t: JSON.parse(e.data).t, at }); } catch {}
+                  });
+                }
+              };
+            })();
+            """)
+    }
+}
+
+extension BrowserPage {
+    /// Plays `gesture` (`logPaints` with a band installed; the gesture's first step a move of a
+    /// held pointer) and waits until a paint after the page received that move shows the band
+    /// changed from the paint before it. Returns the time from the move to that paint (ms, page
+    /// time), how many display frames began in between (that paint's own included: 1 is the
+    /// first frame after the move), and the time from the move's `timeStamp` to that paint
+    /// (Chromium hands a move to the page at its next display frame).
+    func timeToMovedPaint(_ gesture: Gesture, timeout: Double = 5) throws -> (
+        ms: Double, frames: Int, fromStamp: Double
+    ) {
+        guard
+            let before = try evaluate(
+                "[paintLog.moves.length, paintLog.paints.length, paintLog.paints.at(-1)?.band ?? -1]") as? [Double],
+            before.count == 3
+        else { throw HarnessError.javaScript("no paintLog in the page") }
+        let (moves, paints, band) = (Int(before[0]), Int(before[1]), before[2])
+        let moved = """
+            paintLog.paints.find((p, i) => i >= \(paints) && p.at > paintLog.moves[\(moves)] && p.band !== \(band))
+            """
+        try perform(gesture)
+        try waitFor("paintLog.moves.length > \(moves) && \(moved)", timeout: timeout)
+        guard
+            let got = try evaluate(
+                """
+                (() => { const move = paintLog.moves[\(moves)], paint = \(moved);
+                  return [paint.at - move, paintLog.frames.filter(f => f > move && f <= paint.at).length,
+                    paint.at - paintLog.stamps[\(moves)]]; })()
+                """) as? [Double], got.count == 3
+        else { throw HarnessError.javaScript("no moved paint in the log") }
+        return (got[0], Int(got[1]), got[2])
+    }
+}
+
+extension BrowserPage {
+    /// How many pointer messages the page has sent (`BrowserRulerGestureTests.recordSent`).
+    func pointersSent() throws -> Int {
+        guard let n = try evaluate("sent.filter((m) => m.type === 'pointer').length") as? Int else {
+            throw HarnessError.javaScript("no record of what the page sent")
+        }
+        return n
+    }
+
+    /// Waits until the page has sent more than `count` pointer messages (`pointersSent`), the
+    /// server's `applied` for the last has come, and the frame it follows was painted, which the
+    /// page does no earlier than `latency` ms after that frame came (`?latency=`, or a delay of the
+    /// test's own).
+    func waitUntilAnswered(after count: Int, latency: Double, timeout: Double = 5) throws {
+        try waitFor(
+            """
+            (() => { const p = sent.filter((m) => m.type === 'pointer'); if (p.length <= \(count)) return false;
+              const a = paintLog.applied.find((a) => a.t === p.at(-1).t); if (!a) return false;
+              const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1);
+              return shown !== undefined && paintLog.paints.some((q) => q.at >= shown.at + \(latency)); })()
+            """, timeout: timeout)
+    }
+}
