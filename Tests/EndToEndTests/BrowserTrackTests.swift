@@ -202,8 +202,9 @@ import Testing
         let shown = within(log[0]), painted = within(log[1]), came = within(arrivals)
         // Every display frame paints (the page's loop runs after the log's in each) and none twice.
         #expect(painted >= shown - 2 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
-        // The display outruns the server's 60 frames a second: the glide is painted at its rate.
-        #expect(shown >= 2 * came, "\(shown) display frames while \(came) frames came")
+        // More paints than frames came: the glide is painted at the display's rate, not the
+        // server's (how far the display outruns it depends on the machine: 310–668 a second here).
+        #expect(painted > came, "\(painted) paints while \(came) frames came")
         let seconds = (end - start) / 1000
         print(
             "paintedAtTheDisplayRate: over \(String(format: "%.3f", seconds)) s of the track: \(shown) display frames "
