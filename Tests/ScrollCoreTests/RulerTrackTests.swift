@@ -20,6 +20,30 @@ struct RulerTrackTests {
         }
     }
 
+    /// A finger drags the scene's ruler left at `speed` pt/s for 0.1 s (a move a tick) and lifts:
+    /// each frame through `encoder` and handed to `received`; the time of the release.
+    static func fling(
+        _ scene: Scene, speed: Double, encoder: inout FrameEncoder, received: (EncodedFrame) throws -> Void
+    ) throws -> Double {
+        let ruler = try #require(scene.widget("ruler") as? WeightRuler)
+        let key = PointerKey(client: "c", pointer: 1)
+        var t = 1.0
+        func pointer(_ phase: PointerPhase, _ x: Double) throws {
+            scene.apply(
+                .pointer(
+                    PointerInput(phase: phase, key: key, position: Point(x: x, y: ruler.frame.midY), clientTime: t)),
+                at: t)
+            try received(encoder.encode(scene.render(theme: .light), time: t))
+        }
+        try pointer(.down, 300)
+        for k in 1...6 {
+            t += 1.0 / 60
+            try pointer(.move, 300 - speed * Double(k) / 60)
+        }
+        try pointer(.up, 300 - speed * 6 / 60)
+        return t
+    }
+
     @Test(
         "a 2,000 pt/s fling: one drawing and one track at the release, kept to the rest, then the rest's drawing",
         arguments: [2000.0, 500])
@@ -28,23 +52,9 @@ struct RulerTrackTests {
         let ruler = try #require(scene.widget("ruler") as? WeightRuler)
         let id = UInt16(try #require(scene.widgets.firstIndex { $0 === ruler }) + 1)
         var encoder = FrameEncoder()
-        let key = PointerKey(client: "c", pointer: 1)
-        let y = ruler.frame.midY
-        var t = 1.0
-        func pointer(_ phase: PointerPhase, _ x: Double) {
-            scene.apply(
-                .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: y), clientTime: t)), at: t)
-        }
-        pointer(.down, 300)
-        _ = encoder.encode(scene.render(theme: .light), time: t)
-        for k in 1...6 {
-            t += 1.0 / 60
-            pointer(.move, 300 - speed * Double(k) / 60)
-            _ = encoder.encode(scene.render(theme: .light), time: t)
-        }
-        pointer(.up, 300 - speed * 6 / 60)
-        let release = try DecodedFrame(encoder.encode(scene.render(theme: .light), time: t).delta)
-        let first = try #require(release.layers.first { $0.id == id })
+        var release: DecodedFrame?
+        var t = try Self.fling(scene, speed: speed, encoder: &encoder) { release = try DecodedFrame($0.delta) }
+        let first = try #require(release?.layers.first { $0.id == id })
         #expect(Self.entry(first).kind == "ops+track")
         let track = try #require(first.track)
         var kinds: [String] = []
@@ -69,6 +79,46 @@ struct RulerTrackTests {
         // for 2,000 pt/s); now the glide's drawing and track, and the rest's drawing (a keep is 3 B
         // in a frame that goes anyway, for the readout).
         #expect(bytes <= 1200, "\(bytes) B for the ruler's layer from release to rest")
+    }
+
+    @Test(
+        "at rest after a glide, what a receiver of the frames holds draws as the scene does and as a ruler restored there: the same SVG"
+    )
+    func restIsAsRestored() throws {
+        let scene = RulerScene.make()
+        var encoder = FrameEncoder()
+        var held: [UInt16: HeldLayer] = [:]
+        var ids: [UInt16] = []
+        var tracks = 0
+        func receive(_ encoded: EncodedFrame) throws {
+            let frame = try DecodedFrame(ids.isEmpty ? encoded.full : encoded.delta)
+            for layer in frame.layers {
+                if !ids.contains(layer.id) { ids.append(layer.id) }
+                if layer.track != nil { tracks += 1 }
+                held[layer.id] = try #require(
+                    layer.applied(to: held[layer.id]), "layer \(layer.id) of frame \(frame.seq)")
+            }
+        }
+        var t = try Self.fling(scene, speed: 2000, encoder: &encoder, received: receive)
+        while scene.isAnimating && t < 10 {
+            t += 1.0 / 60
+            scene.advance(to: t)
+            try receive(encoder.encode(scene.render(theme: .light), time: t))
+        }
+        #expect(!scene.isAnimating && tracks == 1, "at rest by \(t) s, after \(tracks) tracks")
+        let layers = ids.compactMap { held[$0] }
+        let receiver = SVGRenderer.render(
+            ops: try layers.map { try DisplayListDecoder.decode($0.ops) }, ids: ids,
+            offsets: layers.map { $0.offset(at: t) },
+            size: scene.size)
+        let restored = RulerScene.make()
+        try restored.restore(scene.snapshot())
+        #expect(restored.snapshot() == scene.snapshot())
+        #expect(try SVGRenderer.render(scene, theme: .light) == receiver)
+        #expect(try SVGRenderer.render(restored, theme: .light) == receiver)
+        // And it glided somewhere: 72.5 kg is where the scene began.
+        let ruler = try #require(scene.widget("ruler") as? WeightRuler)
+        #expect(ruler.tenths != 725)
     }
 
     @Test("a key mid-glide sends a new track; a finger catching the glide ends it (a fixed offset)")
