@@ -7,8 +7,9 @@ extension BrowserPage {
     /// From the next navigation on, the page records in `window.observed`:
     /// - `events`: every event of every `events` message the server sends, in order;
     /// - `batches`: each `events` message's events (one array per message);
-    /// - `vibrations`: each `navigator.vibrate` call as `{pattern, accepted}` (the pattern as
-    ///   an array; `accepted` is what the browser returned), the real call being made as before;
+    /// - `vibrations`: each `navigator.vibrate` call as `{pattern, accepted, at}` (the pattern as
+    ///   an array; `accepted` is what the browser returned; `at`, `performance.now()`), the real
+    ///   call being made as before;
     /// - `frames`: how many times `<html>`'s `data-frames` changed, and `lastFrameAt`, the
     ///   `performance.now()` of the latest change.
     ///
@@ -36,7 +37,7 @@ extension BrowserPage {
                 const vibrate = navigator.vibrate.bind(navigator);
                 navigator.vibrate = (pattern) => {
                   const accepted = vibrate(pattern);
-                  observed.vibrations.push({ pattern: [].concat(pattern), accepted });
+                  observed.vibrations.push({ pattern: [].concat(pattern), accepted, at: performance.now() });
                   return accepted;
                 };
               }
