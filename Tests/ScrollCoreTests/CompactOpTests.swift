@@ -89,7 +89,7 @@ struct SmallPolygonTests {
                     PointerInput(
                         phase: .move, key: key, position: Point(x: 330 - 4 * Double(k), y: y), clientTime: t * 1000)),
                 at: t)
-            let list = scene.render(theme: .light)[index + 1].list
+            let list = scene.render(theme: .light).first { $0.id == UInt16(index + 1) }!.list
             sizes.append(list.bytes.count)
             ops = try DisplayListDecoder.decode(list.bytes)
         }

@@ -147,10 +147,10 @@ import Testing
             readout: true)
         #expect(roller.text(725) == "72.5 kg" && roller.text(5) == "0.5 kg" && roller.text(9999) == "999.9 kg")
         #expect(roller.semantics.valueText == "72.5 kg" && roller.actions.isEmpty)
-        var list = DisplayList()
-        roller.render(into: &list, theme: .light)
-        let texts = try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
-            if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+        let texts = try roller.drawings(theme: .light).flatMap { list in
+            try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
+                if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+            }
         }
         #expect(texts.contains(".") && texts.contains("kg") && texts.contains("7") && texts.contains("5"))
     }
@@ -181,10 +181,10 @@ import Testing
         d.apply(.leave(client: "x"), at: 1.5)  // mid-roll
         let roller = try #require(d.scene.widget("roller") as? DigitRoller)
         func digits(_ theme: Theme) throws -> [String] {
-            var list = DisplayList()
-            roller.render(into: &list, theme: theme)
-            return try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
-                if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+            try roller.drawings(theme: theme).flatMap { list in
+                try DisplayListDecoder.decode(list.bytes).compactMap { op -> String? in
+                    if case let .text(s, _, _, _, _, _, _) = op { s } else { nil }
+                }
             }
         }
         #expect(try digits(Theme.light.reducingMotion(true)) == ["2", "4", "5"])

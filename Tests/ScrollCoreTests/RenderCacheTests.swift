@@ -2,15 +2,12 @@ import Testing
 
 @testable import ScrollCore
 
-/// The scene reuses a widget's last drawing while its `drawingKey` stays the same: every
-/// frame must still be exactly what drawing everything afresh gives.
+/// The scene reuses a widget's last drawing while its `drawingKey` stays the same, and a part's
+/// while its key does: every frame must still be exactly what drawing everything afresh gives.
 @Suite struct RenderCacheTests {
+    /// Each widget's drawing, then each of its parts', in the scene's layer order.
     func fresh(_ scene: Scene, _ theme: Theme) -> [DisplayList] {
-        scene.widgets.map { w in
-            var list = DisplayList()
-            w.render(into: &list, theme: theme)
-            return list
-        }
+        scene.widgets.flatMap { $0.drawings(theme: theme) }
     }
 
     @Test("every frame of a busy demo session equals a fresh drawing, in both themes and with reduced motion")

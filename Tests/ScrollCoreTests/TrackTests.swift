@@ -74,7 +74,7 @@ struct TrackTests {
     }
 
     @Test(
-        "the same track on the next frame is kept (3 bytes); a new one goes as kind 3; a fixed offset after it as a move"
+        "the same track on the next frame is kept (3 bytes); a new one goes as kind 3; at rest where it ends a keep, elsewhere a move"
     )
     func encoderKeepsATrack() throws {
         var encoder = FrameEncoder()
@@ -90,10 +90,18 @@ struct TrackTests {
         other.start = 1.5
         let retimed = encoder.encode([Layer(id: 1, list: list, track: other)], time: 1.5)
         #expect(retimed.delta[FrameFormat.headerSize + 2] == FrameFormat.layerTrack && retimed.changedLayers == 1)
-        let rest = try DecodedFrame(
-            encoder.encode([Layer(id: 1, list: list, offset: Point(x: -50, y: 0))], time: 3).delta)
+        // At rest where the track ends: the receiver shows that already (a track holds its last
+        // knot); stopped anywhere else (a catch): a move.
+        let rest = encoder.encode([Layer(id: 1, list: list, offset: Point(x: -50, y: 0))], time: 3)
+        #expect(rest.changedLayers == 0 && rest.delta.count == FrameFormat.headerSize + 3)
+        #expect(encoder.encode([Layer(id: 1, list: list, offset: Point(x: -50, y: 0))], time: 3.1).changedLayers == 0)
+        var caught = FrameEncoder()
+        _ = caught.encode([Layer(id: 1, list: list, track: track)], time: 1)
+        let stopped = try DecodedFrame(
+            caught.encode([Layer(id: 1, list: list, offset: Point(x: -40, y: 0))], time: 1.2).delta)
         #expect(
-            rest.layers[0].ops == nil && rest.layers[0].offset == Point(x: -50, y: 0) && rest.layers[0].track == nil)
+            stopped.layers[0].ops == nil && stopped.layers[0].offset == Point(x: -40, y: 0)
+                && stopped.layers[0].track == nil)
     }
 
     @Test("a malformed track is refused by the decoder: no knots, unknown axes, times going back")

@@ -100,8 +100,10 @@ import Testing
     }
 
     @Test("a drag resends the ruler's ops once per anchor step; other frames only move its layer")
-    func dragMovesTheLayer() {
+    func dragMovesTheLayer() throws {
         let scene = DemoScene.make()
+        let ruler = UInt16(try #require(scene.widgets.firstIndex { $0.id == "ruler" }) + 1)
+        var redrawn = 0
         var encoder = FrameEncoder()
         let key = PointerKey(client: "t", pointer: 1)
         let y = DemoScene.rulerFrame.midY
@@ -115,13 +117,16 @@ import Testing
                 .pointer(
                     PointerInput(phase: .move, key: key, position: Point(x: 300 - 2 * Double(k), y: y), clientTime: t)
                 ), at: t)
-            sizes.append(encoder.encode(scene.render(theme: .light), time: t).delta.count)
+            let delta = encoder.encode(scene.render(theme: .light), time: t).delta
+            sizes.append(delta.count)
+            if try DecodedFrame(delta).layers.first(where: { $0.id == ruler })?.ops != nil { redrawn += 1 }
         }
         let sorted = sizes.sorted()
         #expect(sorted[sorted.count / 2] <= 256, "median delta \(sorted[sorted.count / 2]) B")
         // 240 pt crosses at most two anchors: at most two frames resend the ticks, and even
-        // those stay within the 1 KB budget for one widget moving (docs/DESIGN.md).
-        #expect(sizes.filter { $0 > 300 }.count <= 2, "\(sizes)")
+        // those stay within the 1 KB budget for one widget moving (docs/DESIGN.md). (The
+        // readout's columns go on tracks as each roll starts: a few hundred bytes too.)
+        #expect(redrawn >= 1 && redrawn <= 2, "\(redrawn) frames redraw the ruler: \(sizes)")
         #expect(sizes.max()! <= 1024, "largest delta \(sizes.max()!) B")
     }
 }

@@ -12,10 +12,10 @@ struct SwitchboardCadenceTests {
     static let jitter = [0, 1.5, -1.5, 1, -1, 2, -2]
 
     /// A board whose clients `ids` joined `room` (the ruler scene) and read what they were sent.
-    private func board(_ ids: UInt64..., room: String = "r") throws -> BoardHarness {
+    private func board(_ ids: UInt64..., room: String = "r", scene: String = "ruler") throws -> BoardHarness {
         let h = try BoardHarness()
         for id in ids {
-            h.join(id, room: room)
+            h.join(id, room: room, scene: scene)
             _ = h.read(id)
         }
         return h
@@ -86,11 +86,10 @@ struct SwitchboardCadenceTests {
         // The readout still rolls after the finger stops: the frame clock runs on.
         #expect(h.board.directory.room("r")!.needsTick)
         #expect(h.wire.tickDue.map { abs($0 - (lastMove + 1.25 / 60)) < 1e-9 } == true)
-        var frameTimes: [Double] = []
-        h.runTicks(readers: [1], limit: 4) { _, sent in
-            frameTimes += sent.filter { $0.contains("#") }.map { _ in h.clock.now }
-        }
-        let times = [lastMove] + frameTimes
+        // The ticks' times (the readout's rolls go on tracks: a frame only where one starts).
+        var tickTimes: [Double] = []
+        h.runTicks(readers: [1], limit: 4) { _, _ in tickTimes.append(h.clock.now) }
+        let times = [lastMove] + tickTimes
         let gaps = zip(times.dropFirst(), times).map { ($0 - $1) * 60 }
         #expect(gaps.count == 4)
         #expect(zip(gaps, [1.25, 1, 1, 1]).allSatisfy { abs($0 - $1) < 1e-6 }, "\(gaps) periods")
@@ -101,9 +100,9 @@ struct SwitchboardCadenceTests {
     )
     func roomsOwnPhase() throws {
         let h = try board(1, 2, room: "b")
-        h.join(3, room: "a")
+        h.join(3, room: "a", scene: "picker")
         _ = h.read(3)
-        h.fling(3)
+        h.fling(3, y: BoardHarness.pickerY)
         _ = h.read(3)
         var flingFrames: [Double] = []
         // Room b's drag starts 7 ms into room a's tick period; room a's client reads at every tick.
@@ -126,20 +125,25 @@ struct SwitchboardCadenceTests {
 
     @Test("one write per client per tick: a fling's events and frame leave together, nothing owed after")
     func oneWritePerTick() throws {
-        let h = try board(1, 2)
-        h.fling(1)
+        let h = try board(1, 2, scene: "picker")
+        h.fling(1, y: BoardHarness.pickerY)
         _ = (h.read(1), h.read(2))
-        var ticks = 0, withEvents = 0
+        var ticks = 0, withEvents = 0, withFrames = 0
         while ticks < 600, h.fireTick() {
             ticks += 1
             for id: UInt64 in [1, 2] {
                 let write = h.write(id)
-                #expect(write.contains { $0.hasPrefix("delta#") }, "tick \(ticks): \(write)")
                 #expect(!h.board.owesMore(id), "tick \(ticks): more than one write")
-                if write.contains("events") { withEvents += 1 }
+                let frame = write.contains { $0.hasPrefix("delta#") }
+                if frame { withFrames += 1 }
+                if write.contains("events") {
+                    withEvents += 1
+                    #expect(frame, "tick \(ticks): events without their frame: \(write)")
+                }
             }
         }
-        #expect(ticks > 60, "the fling lasts more than a second")
+        // The picker draws every tick while it moves; its count's last roll is a track.
+        #expect(withFrames > 2 * 60, "frames for more than a second: \(withFrames) writes with one")
         #expect(withEvents > 0, "ticks whose events went with their frame: \(withEvents) of \(2 * ticks) writes")
     }
 }

@@ -134,8 +134,8 @@ final class BoardHarness {
     }
 
     /// A pointer message on the ruler (scene y 150…278), `t` in ms.
-    func pointer(_ id: UInt64, _ phase: PointerPhase, x: Double, t: Double) {
-        send(id, ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: 214, t: t)).encoded())
+    func pointer(_ id: UInt64, _ phase: PointerPhase, x: Double, y: Double = 214, t: Double) {
+        send(id, ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: y, t: t)).encoded())
     }
 
     /// The ruler's `setValue` action: it glides there and settles.
@@ -143,17 +143,21 @@ final class BoardHarness {
         ClientMessage.action(.init(widget: nil, action: "setValue", args: ["value": .number(kg)], t: t)).encoded()
     }
 
-    /// A quick swipe left over the ruler: it flings on after the lift.
-    func fling(_ id: UInt64) {
+    /// A quick swipe left over the ruler (or at `y`): it flings on after the lift.
+    func fling(_ id: UInt64, y: Double = 214) {
         var t = 1000.0
-        pointer(id, .down, x: 300, t: t)
+        pointer(id, .down, x: 300, y: y, t: t)
         for i in 1...6 {
             clock.advance(by: 0.016)
             t += 16
-            pointer(id, .move, x: 300 - 40 * Double(i), t: t)
+            pointer(id, .move, x: 300 - 40 * Double(i), y: y, t: t)
         }
-        pointer(id, .up, x: 60, t: t)
+        pointer(id, .up, x: 60, y: y, t: t)
     }
+
+    /// The picker's middle (`join(scene: "picker")`): a fling there draws a frame every tick (its
+    /// ticks grow near the centre), where the ruler's glide is one track.
+    static let pickerY = PickerScene.pickerFrame.midY
 
     /// The tick timer fires if it is due by `time`: the clock moves to it and the board ticks.
     /// Returns whether it fired.

@@ -73,6 +73,19 @@ public struct AnimatedValue: Sendable {
         schedule(simulation, target: target, at: time)
     }
 
+    /// Scene times after `time` at which it may jump or turn a corner: where each scheduled
+    /// segment starts and ends, and each turn of a repeating one (a track's fit cuts there).
+    public func breaks(after time: Double) -> [Double] {
+        var times: [Double] = []
+        for s in segments {
+            times += [s.motion.start, s.motion.end]
+            if let turns = s.motion.simulation as? RepeatSimulation, turns.period > 0, turns.count > 1 {
+                times += (1..<turns.count).map { s.motion.start + Double($0) * turns.period }
+            }
+        }
+        return times.filter { $0 > time }.sorted()
+    }
+
     /// Forgets what can no longer be reached once time has come to `time` (time only moves
     /// forward), so a long-lived value keeps a bounded list.
     public mutating func discard(before time: Double) {

@@ -1,16 +1,32 @@
-/// A widget's layer offset from now until it rests, if no input comes (`Widget.layerMotion`):
-/// what the scene fits a `Track` to.
+/// Where a layer's offset goes from now until it rests, if no input comes: what the scene fits
+/// a `Track` to.
+public struct MotionPlan {
+    /// Scene times at which one motion hands over to the next (its velocity, or itself, may jump).
+    public var breaks: [Double]
+    /// Scene time at which it comes to rest.
+    public var end: Double
+    /// The layer's offset at any scene time on the way.
+    public var offset: (Double) -> Point
+
+    public init(breaks: [Double], end: Double, offset: @escaping (Double) -> Point) {
+        self.breaks = breaks
+        self.end = end
+        self.offset = offset
+    }
+}
+
+/// A widget's layer offset from now until it rests, if no input comes (`Widget.layerMotion`,
+/// `WidgetPart.motion`).
 public struct LayerMotion {
     /// Tells one undisturbed motion from the next: while it stays the same, so does the track
     /// (fitted once, when the motion is first drawn).
     public var key: DrawingKey
     public var axes: Track.Axes
-    /// Where it goes: its path (when it rests, where its velocity may jump) and the layer's offset
-    /// at any scene time on it; nil: it cannot say (no track). Asked only when the key is new:
-    /// working it out runs the motion to its end.
-    public var plan: () -> (path: AxisPath, offset: (Double) -> Point)?
+    /// Where it goes; nil: it cannot say (no track). Asked only when the key is new: working it
+    /// out may run the motion to its end.
+    public var plan: () -> MotionPlan?
 
-    public init(key: DrawingKey, axes: Track.Axes, plan: @escaping () -> (path: AxisPath, offset: (Double) -> Point)?) {
+    public init(key: DrawingKey, axes: Track.Axes, plan: @escaping () -> MotionPlan?) {
         self.key = key
         self.axes = axes
         self.plan = plan

@@ -64,6 +64,17 @@ public struct FrameEncoder: Sendable {
         var ops: [UInt8]
         var dx, dy: Float
         var track: Track?
+
+        /// Whether the receiver shows the offset (`dx`, `dy`) already: its fixed offset, or where
+        /// its track rests (a track holds its last knot after its end, so a glide that ends as
+        /// planned costs nothing more: no frame at all when nothing else changed).
+        func holds(_ dx: Float, _ dy: Float) -> Bool {
+            let (x, y) =
+                track.map { ($0.knots[$0.knots.count - 1].x, $0.knots[$0.knots.count - 1].y) } ?? (
+                    Double(self.dx), Double(self.dy)
+                )
+            return Float(x).bitPattern == dx.bitPattern && Float(y).bitPattern == dy.bitPattern
+        }
     }
 
     public init() {}
@@ -88,7 +99,7 @@ public struct FrameEncoder: Sendable {
                         Self.appendTrack(&delta, track)
                         changed += 1
                     }
-                } else if old.track == nil && old.dx.bitPattern == dx.bitPattern && old.dy.bitPattern == dy.bitPattern {
+                } else if old.holds(dx, dy) {
                     delta.append(FrameFormat.layerKeep)
                 } else {
                     delta.append(FrameFormat.layerMove)

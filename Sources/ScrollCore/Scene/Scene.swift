@@ -29,6 +29,9 @@ public final class Scene {
     private var pendingEvents: [SceneEvent] = []
     /// Each widget's track and the motion it was fitted to (`Widget.layerMotion`'s key), by index.
     private var tracks: [(key: DrawingKey, track: Track?)?] = []
+    /// The same for widgets' parts (`Widget.parts`), by layer id: per theme, and their tracks.
+    private var partDrawings: [String: [UInt16: (key: DrawingKey, list: DisplayList)]] = [:]
+    private var partTracks: [UInt16: (key: DrawingKey, track: Track?)] = [:]
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
     public let dice: Dice
@@ -142,7 +145,13 @@ public final class Scene {
     func forgetDrawings() {
         drawings.removeAll()
         tracks.removeAll()
+        partDrawings.removeAll()
+        partTracks.removeAll()
     }
+
+    /// The layer of a widget's part: its index + 1 in the low byte, the part's number + 1 in the
+    /// high one (docs/PROTOCOL.md, "Layers"), drawn right after the widget's own layer.
+    public static func partLayerID(widget i: Int, part k: Int) -> UInt16 { UInt16((k + 1) << 8 | (i + 1)) }
 
     /// How the layer of the widget `client` holds follows its pointer, if it does (the first
     /// such widget, for a client holding several).
@@ -166,10 +175,10 @@ public final class Scene {
         return pendingEvents
     }
 
-    /// One layer per widget (id = index + 1) over a background layer (id 0). A widget whose
-    /// `drawingKey` is what it was when last drawn for this theme is not drawn again: its list
-    /// is reused (most widgets stand still while one moves); its `layerOffset` is the layer's
-    /// offset either way.
+    /// One layer per widget (id = index + 1), each followed by its parts' (`partLayerID`), over a
+    /// background layer (id 0). A widget whose `drawingKey` is what it was when last drawn for
+    /// this theme is not drawn again: its list is reused (most widgets stand still while one
+    /// moves); its `layerOffset` is the layer's offset either way. Parts likewise.
     public func render(theme: Theme) -> [Layer] {
         var layers: [Layer] = []
         layers.reserveCapacity(widgets.count + 1)
@@ -192,7 +201,50 @@ public final class Scene {
             drawn[i] = key.map { ($0, list) }
             layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset, track: track(of: i)))
         }
-        return layers
+        return renderParts(into: layers, theme: theme)
+    }
+
+    /// Inserts each widget's parts after its layer (none for most: the list comes back as it was).
+    private func renderParts(into layers: [Layer], theme: Theme) -> [Layer] {
+        guard widgets.contains(where: \.hasParts) else { return layers }
+        var drawn = partDrawings.removeValue(forKey: theme.renderKey) ?? [:]
+        defer { partDrawings[theme.renderKey] = drawn }
+        var out: [Layer] = []
+        out.reserveCapacity(layers.count + 8)
+        for layer in layers {
+            out.append(layer)
+            guard layer.id > 0, case let i = Int(layer.id) - 1, i < widgets.count, widgets[i].hasParts else { continue }
+            for (k, part) in widgets[i].parts.enumerated() {
+                let id = Self.partLayerID(widget: i, part: k)
+                let list: DisplayList
+                let key = part.key(theme)
+                if let key, let hit = drawn[id], hit.key == key {
+                    list = hit.list
+                } else {
+                    var fresh = DisplayList(reservingCapacity: 256)
+                    part.render(&fresh, theme)
+                    list = fresh
+                    drawn[id] = key.map { ($0, fresh) }
+                }
+                let track = fitted(part.motion, cached: &partTracks[id])
+                out.append(Layer(id: id, list: list, offset: part.offset, track: track))
+            }
+        }
+        return out
+    }
+
+    /// A motion's track, fitted when its key is new, else the one `cached` (which it updates).
+    private func fitted(_ motion: LayerMotion?, cached: inout (key: DrawingKey, track: Track?)?) -> Track? {
+        guard let motion else {
+            if cached != nil { cached = nil }
+            return nil
+        }
+        if let hit = cached, hit.key == motion.key { return hit.track }
+        let track = motion.plan().flatMap { plan in
+            TrackFitter.fit(from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, position: plan.offset)
+        }
+        cached = (motion.key, track)
+        return track
     }
 
     /// Widget `i`'s layer offset as a track while it moves on its own: fitted when its motion
@@ -200,17 +252,7 @@ public final class Scene {
     /// until input changes the motion.
     private func track(of i: Int) -> Track? {
         if tracks.count != widgets.count { tracks = Array(repeating: nil, count: widgets.count) }
-        guard let motion = widgets[i].layerMotion else {
-            if tracks[i] != nil { tracks[i] = nil }
-            return nil
-        }
-        if let hit = tracks[i], hit.key == motion.key { return hit.track }
-        let track = motion.plan().flatMap { plan in
-            TrackFitter.fit(
-                from: time, to: plan.path.end, breaks: plan.path.breaks, axes: motion.axes, position: plan.offset)
-        }
-        tracks[i] = (motion.key, track)
-        return track
+        return fitted(widgets[i].layerMotion, cached: &tracks[i])
     }
 
     // A down is hit-tested (topmost first) and captures the pointer; the rest of

@@ -133,7 +133,8 @@ public final class WeightRuler: DialOwner, ReadoutSource {
         guard let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide else { return nil }
         let dial = dial, drawn = drawn, origin = drawn.origin
         return LayerMotion(key: DrawingKey(Double(dial.revision), origin, drawn.hi - drawn.lo), axes: .x) {
-            dial.axis.plannedPath(from: dial.now).map { path in (path, { Point(x: origin - path.offset(at: $0), y: 0) })
+            dial.axis.plannedPath(from: dial.now).map { path in
+                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
             }
         }
     }

@@ -151,6 +151,10 @@ public protocol Widget: AnyObject {
     /// all the way: the frame carries it as a track the page plays (docs/PROTOCOL.md, "Tracks").
     /// Nil: offsets go frame by frame (held, at rest, or the drawing changes on the way).
     var layerMotion: LayerMotion? { get }
+    /// Layers of its own after its main one, each moving on its own (the roller's digit
+    /// columns); most widgets have none (`hasParts` false, and `parts` is not asked).
+    var hasParts: Bool { get }
+    var parts: [WidgetPart] { get }
     /// While a pointer holds it: how its layer follows that pointer (a page may predict it);
     /// nil: not one to one (its drawing changes with its offset, or nothing slides).
     var pointerFollow: PointerFollow? { get }
@@ -170,6 +174,8 @@ extension Widget {
     public var drawingKey: DrawingKey? { nil }
     public var layerOffset: Point { .zero }
     public var layerMotion: LayerMotion? { nil }
+    public var hasParts: Bool { false }
+    public var parts: [WidgetPart] { [] }
     public var pointerFollow: PointerFollow? { nil }
     public var motionReading: MotionReading? { nil }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
@@ -188,5 +194,42 @@ extension Widget {
     public var snapshot: JSONValue? { nil }
     public func restore(_ snapshot: JSONValue) throws(SnapshotError) {
         throw SnapshotError("\(id): this widget keeps no snapshot")
+    }
+}
+
+extension Widget {
+    /// Its own drawing, then each part's, in the scene's layer order (tests and tools; the
+    /// scene draws them with its cache).
+    public func drawings(theme: Theme) -> [DisplayList] {
+        var list = DisplayList()
+        render(into: &list, theme: theme)
+        return [list]
+            + (hasParts ? parts : []).map { part in
+                var list = DisplayList()
+                part.render(&list, theme)
+                return list
+            }
+    }
+}
+
+/// One of a widget's layers after its main one (`Widget.parts`): drawn, reused, offset and put
+/// on a track by the scene as a widget's own layer is.
+public struct WidgetPart {
+    /// Everything its drawing for a theme depends on besides the theme's colours; nil: drawn
+    /// every frame. (A theme with reduced motion may draw it from other things.)
+    public var key: (Theme) -> DrawingKey?
+    /// What its `scroll` ops translate by.
+    public var offset: Point
+    public var motion: LayerMotion?
+    public var render: (inout DisplayList, Theme) -> Void
+
+    public init(
+        key: @escaping (Theme) -> DrawingKey?, offset: Point, motion: LayerMotion? = nil,
+        render: @escaping (inout DisplayList, Theme) -> Void
+    ) {
+        self.key = key
+        self.offset = offset
+        self.motion = motion
+        self.render = render
     }
 }

@@ -92,10 +92,11 @@ public final class DigitRoller: Widget {
         now < busyUntil || waiting != nil || reported != rollingTo || (followed.map { $0 != number } ?? false)
     }
 
-    /// At rest: the numbers it shows (nil while it rolls or re-lays its columns).
+    /// Its own layer holds the point and the unit: drawn again only when its columns change or
+    /// re-lay (nil while they do). The digits are its parts, a column each (`parts`).
     public var drawingKey: DrawingKey? {
-        guard now >= busyUntil, lefts.allSatisfy({ now >= $0.endTime }) else { return nil }
-        return DrawingKey(Double(rollingTo), Double(number), Double(rows.count))
+        guard lefts.allSatisfy({ now >= $0.endTime }) else { return nil }
+        return DrawingKey(Double(rows.count))
     }
 
     /// The row column i is at, at the latest time seen.
@@ -314,30 +315,10 @@ public final class DigitRoller: Widget {
     // MARK: drawing
 
     public func render(into list: inout DisplayList, theme: Theme) {
-        let rowHeight = frame.height
-        // Reduced motion: the number it is heading for, every column at rest, no rolling.
-        let still = theme.reducedMotion ? RollerPlan.digits(of: number, count: rows.count).map(Double.init) : nil
-        func rowOf(_ i: Int) -> Double { still?[i] ?? rows[i].value(at: now) }
         func left(_ i: Int) -> Double { theme.reducedMotion ? lefts[i].target : lefts[i].value(at: now) }
         list.save()
-        list.setFill(theme.text)
-        // Leading zeros are not drawn (a column is while it rolls, and from the units up).
-        let shown = rows.indices.filter { i in
-            i <= decimals || rollingTo >= Int(pow(10, Double(i)))
-                || rows[i].value(at: now).truncatingRemainder(dividingBy: 10) != 0
-        }
-        // One row is visible: columns are a digit wide, so one clip serves them all.
         list.clip(frame)
-        for i in shown {
-            let x = left(i), row = rowOf(i)
-            // The strip's rows next to `row` (0…10; row 10 is the bottom 0): at rest on a row
-            // only that row shows; between two rows, both.
-            let first = max(Int(row.rounded(.down)), 0)
-            for r in first...(Double(first) == row ? first : min(first + 1, 10)) {
-                let y = frame.midY + (Double(r) - row) * rowHeight
-                list.text(String(r % 10), x: x, y: y, size: fontSize, align: .center, baseline: .middle, weight: .bold)
-            }
-        }
+        list.setFill(theme.text)
         if decimals > 0, rows.count > decimals {
             let x = left(decimals - 1) - columnWidth / 2 - pointWidth / 2
             list.text(".", x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
@@ -349,5 +330,59 @@ public final class DigitRoller: Widget {
                 baseline: .middle, weight: .bold)
         }
         list.restore()
+    }
+
+    // MARK: columns (its parts)
+
+    public var hasParts: Bool { true }
+
+    /// A layer per column, ones first: its strip "0…9 0" drawn once, clipped to the frame, and
+    /// scrolled by the column's row, so a roll is an offset (a track while it rolls on its own)
+    /// and not the digits drawn again every frame. Reduced motion: the digit it heads for, still.
+    public var parts: [WidgetPart] { rows.indices.map(part) }
+
+    private func part(_ i: Int) -> WidgetPart {
+        let rowHeight = frame.height, row = rows[i], now = now
+        // Leading zeros are not drawn (a column is while it rolls, and from the units up).
+        let shown =
+            i <= decimals || rollingTo >= Int(pow(10, Double(i)))
+            || row.value(at: now).truncatingRemainder(dividingBy: 10) != 0
+        let still = RollerPlan.digits(of: number, count: rows.count)[i]
+        let settled = now >= lefts[i].endTime
+        let x = lefts[i].target
+        // The strip is the same whatever the column shows; reduced motion draws the digit.
+        let key = { (theme: Theme) in
+            settled ? DrawingKey(shown ? 1 : 0, x, theme.reducedMotion ? Double(still) : -1) : nil
+        }
+        let motion =
+            row.isAnimating(at: now)
+            ? LayerMotion(key: DrawingKey(row.endTime, row.target, busyUntil), axes: .y) {
+                MotionPlan(breaks: row.breaks(after: now), end: row.endTime) {
+                    Point(x: 0, y: -row.value(at: $0) * rowHeight)
+                }
+            } : nil
+        return WidgetPart(key: key, offset: Point(x: 0, y: -row.value(at: now) * rowHeight), motion: motion) {
+            [self] list, theme in
+            guard shown else { return }
+            let left = theme.reducedMotion ? x : lefts[i].value(at: now)
+            list.save()
+            list.clip(frame)
+            list.setFill(theme.text)
+            if theme.reducedMotion {
+                list.text(
+                    String(still), x: left, y: frame.midY, size: fontSize, align: .center, baseline: .middle,
+                    weight: .bold
+                )
+            } else {
+                list.scroll()
+                // Row 10 is the bottom 0 (a turn ends there before it starts again at the top).
+                for r in 0...10 {
+                    list.text(
+                        String(r % 10), x: left, y: frame.midY + Double(r) * rowHeight, size: fontSize, align: .center,
+                        baseline: .middle, weight: .bold)
+                }
+            }
+            list.restore()
+        }
     }
 }

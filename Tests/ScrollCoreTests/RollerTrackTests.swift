@@ -1,0 +1,87 @@
+import Testing
+
+@testable import ScrollCore
+
+/// The roller's columns are layers of their own (`Widget.parts`): each draws its strip "0…9 0"
+/// once and rolls by its layer's offset, a track from each roll's start (docs/PROTOCOL.md,
+/// "Tracks"), so a roll costs its tracks, not a drawing a frame.
+struct RollerTrackTests {
+    /// The roller's column layers in a frame, ones first.
+    static func columns(_ layers: [Layer], widget i: Int) -> [Layer] {
+        (0..<DigitRoller.maxColumns).compactMap { k in
+            layers.first { $0.id == Scene.partLayerID(widget: i, part: k) }
+        }
+    }
+
+    @Test("521 → 542: each column rolls on one track from the change, within 0.25 pt of its row every millisecond")
+    func rollIsTracks() throws {
+        let scene = RollerScene.make()
+        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
+        let roller = try #require(scene.widgets[i] as? DigitRoller)
+        let rowHeight = roller.frame.height
+        scene.apply(
+            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 521, "animated": false])), at: 0)
+        var encoder = FrameEncoder()
+        _ = encoder.encode(scene.render(theme: .light), time: 0)
+        // Its columns re-lay (from 1 to 3) over 0.4 s: drawn where they end.
+        scene.advance(to: 0.5)
+        _ = encoder.encode(scene.render(theme: .light), time: 0.5)
+        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 542])), at: 1)
+        let layers = scene.render(theme: .light)
+        let cols = Self.columns(layers, widget: i)
+        #expect(cols.count == 3)
+        // The ones turn (1 → 2 via a whole turn) and the tens carry (2 → 4): both on tracks; the
+        // hundreds stay at 5.
+        let tracks = cols.map(\.track)
+        #expect(tracks[0] != nil && tracks[1] != nil && tracks[2] == nil)
+        let delta = try DecodedFrame(encoder.encode(layers, time: 1).delta)
+        for k in 0..<2 {
+            let entry = try #require(delta.layers.first { $0.id == Scene.partLayerID(widget: i, part: k) })
+            #expect(entry.ops == nil && entry.track != nil, "column \(k): the same strip, a new track")
+        }
+        var worst = 0.0, t = 1.0
+        while scene.isAnimating, t < 10 {
+            t += 0.001
+            scene.advance(to: t)
+            for k in 0..<2 {
+                let track = try #require(tracks[k])
+                worst = max(worst, abs(track.offset(at: t).y - (-roller.row(k) * rowHeight)))
+            }
+            // The same tracks to the end: nothing to send but keeps.
+            if Int((t * 1000).rounded()) % 16 == 0 {
+                let frame = encoder.encode(scene.render(theme: .light), time: t)
+                let sent = try DecodedFrame(frame.delta).layers.filter {
+                    $0.ops != nil || $0.offset != nil || $0.track != nil
+                }
+                #expect(frame.changedLayers == 0, "at \(t) s: \(sent.map(\.id))")
+            }
+        }
+        #expect(!scene.isAnimating && worst <= 0.25, "\(worst) pt off")
+        // At rest: each column shows its digit of 542 (rows, ones first), where the track ends.
+        #expect((0..<3).map { roller.row($0) } == [2, 4, 5])
+        for k in 0..<2 { #expect(abs(try #require(tracks[k]).offset(at: t).y + roller.row(k) * rowHeight) < 1e-3) }
+    }
+
+    @Test("the weight readout under a 2,000 pt/s ruler fling: frames only where a roll starts or the ruler rests")
+    func readoutUnderAGlide() throws {
+        let scene = RulerScene.make()
+        var encoder = FrameEncoder()
+        var t = try RulerTrackTests.fling(scene, speed: 2000, encoder: &encoder) { _ in }
+        var changed = 0, ticks = 0, bytes = 0
+        while scene.isAnimating, t < 10 {
+            t += 1.0 / 60
+            ticks += 1
+            scene.advance(to: t)
+            let frame = encoder.encode(scene.render(theme: .light), time: t)
+            if frame.changedLayers > 0 {
+                changed += 1
+                bytes += frame.delta.count
+            }
+        }
+        // The readout rolls each change it is given in 0.3 s, the newest change waiting: over a
+        // glide of ~4 s about a roll every 0.3 s, a frame each, and the ruler's rest.
+        #expect(ticks > 200, "\(ticks) ticks")
+        #expect(changed <= Int(Double(ticks) / 60 / DigitRoller.readoutInterval) + 4, "\(changed) frames of \(ticks)")
+        #expect(bytes <= 3000, "\(bytes) B in \(changed) frames")
+    }
+}
