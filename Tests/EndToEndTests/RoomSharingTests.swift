@@ -33,9 +33,10 @@ import WebSocketClient
         #expect(isWholeTick(finals[0]))
         for (i, j) in [(0, 1), (0, 2), (1, 2)] {
             let shared = try clients[i].frames.sameFrames(as: clients[j].frames)
-            // A fling of a few seconds at 60 frames a second: most seqs reach both.
-            #expect(shared.common >= 60, "clients \(i) and \(j) share only \(shared.common) seqs")
-            #expect(shared.sameKind >= 60, "clients \(i) and \(j) got only \(shared.sameKind) seqs as the same kind")
+            // The glide is one track, the readout's rolls a few more: a handful of frames, and every
+            // seq that reached both is the same bytes (`sameFrames` holds them to that).
+            #expect(shared.common >= 3, "clients \(i) and \(j) share only \(shared.common) seqs")
+            #expect(shared.sameKind >= 3, "clients \(i) and \(j) got only \(shared.sameKind) seqs as the same kind")
         }
         #expect(clients.allSatisfy { $0.frames.entries.contains(where: \.isDelta) }, "deltas were compared too")
     }
@@ -161,7 +162,8 @@ import WebSocketClient
         #expect(isWholeTick(final), "final \(final)")
         #expect(b.valueEvents().filter(\.final).count == 1)
         let frames = b.frames.entries[framesBefore...]
-        #expect(frames.count >= 30, "frames kept coming while it flung: \(frames.count)")
+        // The glide as a track and the readout's rolls, then the rest: a few frames, in time order.
+        #expect(frames.count >= 2, "frames while it flung: \(frames.count)")
         #expect(zip(frames, frames.dropFirst()).allSatisfy { $0.time < $1.time })
         #expect(b.presences.last == [WireClient.Member(id: b.id, color: Self.palette[0])])
         // Idle: nothing more comes (receiveUntilIdle saw 0.4 s of silence; one more look).
@@ -187,9 +189,10 @@ import WebSocketClient
         let before = try #require(server.residentKiB())
         let lastBefore = try #require(reader.frames.last).seq
 
-        // The fastest fling: 300 pt in 10 moves 6 ms apart (5000 pt/s): four seconds of momentum.
-        try swipe(flinger, from: 370, by: -30, steps: 10, dt: 6, t0: 1000)
-        _ = try reader.finalValue(timeout: 12)
+        // The picker (drawn every tick while it moves, where the ruler's glide is one track): 300 pt
+        // in 10 moves 6 ms apart (5000 pt/s), into its far end.
+        try swipe(flinger, from: 370, by: -30, steps: 10, dt: 6, t0: 1000, y: DemoScene.pickerFrame.midY)
+        _ = try reader.finalValue("picker", timeout: 12)
         try reader.receiveUntilIdle(timeout: 8)
         let after = try #require(server.residentKiB())
         #expect(!server.hasExited)
@@ -199,7 +202,7 @@ import WebSocketClient
         // through the fling on a real server, whatever the machine's speed.
         let fling = reader.frames.entries.filter { $0.seq > lastBefore }
         let high = try #require(fling.last).seq
-        #expect(fling.count >= 30, "only \(fling.count) frames over a four-second fling")
+        #expect(fling.count >= 30, "only \(fling.count) frames over the picker's fling")
         // Bounded: frames are latest-wins and undelivered events capped, so the stalled clients
         // cost next to nothing. (Queuing every frame for them would take 16 × ~250 frames × 1–3 KB.)
         #expect(after - before < 8 * 1024, "VmRSS grew \(after - before) KiB (\(before) → \(after))")
@@ -270,7 +273,10 @@ import WebSocketClient
         let a = try join(server, "late")
         let framesBefore = a.frames.entries.count
         try swipe(a, from: 300, by: -10, steps: 12, t0: 1000)
-        try a.receive(until: "the fling under way") { a.frames.entries.count >= framesBefore + 10 }
+        // Under way: the lift's frame (the glide's track) and moving values after it.
+        try a.receive(until: "the fling under way") {
+            a.frames.entries.count > framesBefore && a.valueEvents().filter { !$0.final }.count >= 15
+        }
 
         let late = try WireClient(server, room: "late", scene: "ruler")
         _ = try late.waitForBinary()
@@ -290,7 +296,8 @@ import WebSocketClient
         #expect(first.time < rest, "joined at \(first.time) s, before the ruler came to rest at \(rest) s")
         try a.receiveUntilIdle()
         try late.receiveUntilIdle()
-        #expect(try late.frames.sameFrames(as: a.frames).common >= 30)
+        // From then on the same frames: the readout's rolls and the rest (the glide is one track).
+        #expect(try late.frames.sameFrames(as: a.frames).common >= 1)
     }
 
     // MARK: 7. hover
@@ -374,7 +381,12 @@ import WebSocketClient
         try a.pointer(.down, x: 300, t: 1000)
         for i in 1...5 { try a.pointer(.move, x: 300 - 10 * Double(i), t: 1000 + 16 * Double(i)) }
         try b.receive(until: "A's outline") { try drawing(b.frames.layers, layer).outlines(Self.ruler, in: colourA) }
-        for x in [a, b] { try x.receiveUntilIdle() }
+        // The readout rolls on to the held value (72.6 kg + 50 pt) on tracks, no frame a tick:
+        // settled once the semantics show it reading that.
+        for x in [a, b] {
+            try x.receive(until: "the readout settled") { readoutReads(x, "73.1 kg") }
+            try x.receiveUntilIdle()
+        }
         let layers = [a, b].map(\.frames.layers)
         let from = [a, b].map(\.received.count)
 
@@ -412,14 +424,27 @@ private protocol PointerSender {
 extension WireClient: PointerSender {}
 extension RawWireSocket: PointerSender {}
 
-/// A fast horizontal drag on the ruler lifted while moving (a fling): down at `x0`, `steps`
+/// A fast horizontal drag on the ruler (or at `y`) lifted while moving (a fling): down at `x0`, `steps`
 /// moves of `dx` pt `dt` ms apart, up at the last place `dt / 2` ms later.
 private func swipe(
-    _ c: some PointerSender, from x0: Double, by dx: Double, steps: Int, dt: Double = 8, t0: Double
+    _ c: some PointerSender, from x0: Double, by dx: Double, steps: Int, dt: Double = 8, t0: Double, y: Double = 214
 ) throws {
-    try c.pointer(.down, x: x0, y: 214, t: t0, id: 1)
-    for i in 1...steps { try c.pointer(.move, x: x0 + dx * Double(i), y: 214, t: t0 + dt * Double(i), id: 1) }
-    try c.pointer(.up, x: x0 + dx * Double(steps), y: 214, t: t0 + dt * Double(steps) + dt / 2, id: 1)
+    try c.pointer(.down, x: x0, y: y, t: t0, id: 1)
+    for i in 1...steps { try c.pointer(.move, x: x0 + dx * Double(i), y: y, t: t0 + dt * Double(i), id: 1) }
+    try c.pointer(.up, x: x0 + dx * Double(steps), y: y, t: t0 + dt * Double(steps) + dt / 2, id: 1)
+}
+
+/// Whether the latest semantics give the readout and the ruler the value text `text`.
+private func readoutReads(_ c: WireClient, _ text: String) -> Bool {
+    let latest = c.received.reversed().lazy.compactMap { m -> [[String: Any]]? in
+        guard case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any],
+            o["type"] as? String == "semantics"
+        else { return nil }
+        return o["widgets"] as? [[String: Any]]
+    }.first
+    guard let widgets = latest else { return false }
+    let shown = { (id: String) in widgets.first { $0["id"] as? String == id }?["valueText"] as? String }
+    return shown("readout") == text && shown("ruler") == text
 }
 
 private func isWholeTick(_ v: Double) -> Bool { abs(v * 10 - (v * 10).rounded()) < 1e-6 }

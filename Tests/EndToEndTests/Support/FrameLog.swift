@@ -43,7 +43,7 @@ struct FrameLog {
     }
 
     /// Applies one binary message. Throws when it breaks the frame contract: a delta without a
-    /// frame before it, a layer list that differs from the held one, seq not increasing.
+    /// frame before it, a layer kept or moved that is not held, seq not increasing.
     mutating func apply(_ bytes: [UInt8]) throws {
         let frame = try DecodedFrame(bytes)
         let held = layers
@@ -53,15 +53,12 @@ struct FrameLog {
         var next: [HeldLayer] = []
         next.reserveCapacity(frame.layers.count)
         if frame.isDelta {
-            guard let last else { throw Violation(description: "delta frame \(frame.seq) with no frame before it") }
-            guard frame.layers.map(\.id) == held.map(\.id) else {
-                throw Violation(
-                    description:
-                        "delta \(frame.seq) lists layers \(frame.layers.map(\.id)), held (seq \(last.seq)): \(held.map(\.id))"
-                )
-            }
-            for (i, layer) in frame.layers.enumerated() {
-                guard let applied = layer.applied(to: held[i]) else {
+            guard last != nil else { throw Violation(description: "delta frame \(frame.seq) with no frame before it") }
+            // Every layer of the frame, in order: one held before by its id, or a new one (a
+            // widget's part: a roller's column added) with its ops; one not listed is gone.
+            let byID = Dictionary(held.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for layer in frame.layers {
+                guard let applied = layer.applied(to: byID[layer.id]) else {
                     throw Violation(description: "delta \(frame.seq): layer \(layer.id) cannot be applied")
                 }
                 next.append(applied)
