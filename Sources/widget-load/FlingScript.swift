@@ -2,16 +2,18 @@ import ScrollCore
 
 /// A driving connection's built-in gesture: every `period` seconds a drag of 10 moves
 /// 8 ms apart, 16 pt each (2,000 pt/s, as `widget-bench`'s fling), then a lift that flings
-/// the ruler; directions alternate. A new down stops the previous fling, so the ruler never
-/// rests and frames flow at the tick rate for the whole run.
+/// the demo's picker; directions alternate. A new down stops the previous fling, so the picker
+/// never rests and frames flow at the tick rate for the whole run. (The picker, not the ruler:
+/// its ticks grow near the centre, so it is drawn every tick, where a ruler's glide is one
+/// track and a few frames: docs/PROTOCOL.md, "Tracks".)
 struct FlingScript {
     struct Step: Equatable {
         let phase: PointerPhase
         let x: Double
     }
 
-    /// The ruler's row in the demo and ruler scenes (both place it alike).
-    static let y = 214.0
+    /// The picker's row in the demo scene.
+    static let y = DemoScene.pickerFrame.midY
     static let moves = 10
     static let moveInterval = 0.008
     static let moveDistance = 16.0

@@ -11,6 +11,8 @@ struct LatencyProbe {
         case awaitingPong(t: Double)
     }
 
+    /// The ruler's row in the demo and ruler scenes (both place it alike): the probe holds it.
+    static let y = 214.0
     /// Two messages per pair; the server admits 1,000 a second per client (docs/PROTOCOL.md).
     static let pairInterval = 2.2
     /// A step that got no answer in this long is given up (counted as lost).

@@ -1,7 +1,7 @@
 /// One run's shape: how many connections, where, and what the driving connections do.
 struct LoadOptions {
     enum Script: String, CaseIterable {
-        /// Each room's driver flings the ruler every 1.5 s: frames flow at the tick rate.
+        /// Each room's driver flings the demo's picker every 1.5 s: frames flow at the tick rate.
         case fling
         /// Room 0's driver holds the ruler and times input-to-frame against echo.
         case drag

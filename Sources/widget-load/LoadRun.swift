@@ -111,7 +111,7 @@ final class LoadRun: ClientSocketsDelegate {
                     enter(.idle)
                 } else {
                     scriptStart = now
-                    if options.script == .drag { send(0, .pointer(.down, x: probe.nextX)) }
+                    if options.script == .drag { send(0, .pointer(.down, x: probe.nextX, y: LatencyProbe.y)) }
                     enter(.warmup)
                 }
             }
@@ -152,7 +152,9 @@ final class LoadRun: ClientSocketsDelegate {
         switch options.script {
         case .fling:
             for room in 0..<options.rooms {
-                for step in scripts[room].due(at: now - scriptStart) { send(room, .pointer(step.phase, x: step.x)) }
+                for step in scripts[room].due(at: now - scriptStart) {
+                    send(room, .pointer(step.phase, x: step.x, y: FlingScript.y))
+                }
             }
         case .drag:
             if phase == .window, probe.wantsMove(now: now * 1000) { send(0, .probeMove) }
@@ -227,12 +229,12 @@ final class LoadRun: ClientSocketsDelegate {
         switch message {
         case .hello(let room, let scene):
             return ClientMessage.hello(.init(room: room, scene: scene)).encoded()
-        case .pointer(let phase, let x):
-            return ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: FlingScript.y, t: t)).encoded()
+        case .pointer(let phase, let x, let y):
+            return ClientMessage.pointer(.init(phase: phase, id: 1, x: x, y: y, t: t)).encoded()
         case .probeMove:
             let x = probe.nextX
             probe.moveSent(t: t)
-            return ClientMessage.pointer(.init(phase: .move, id: 1, x: x, y: FlingScript.y, t: t)).encoded()
+            return ClientMessage.pointer(.init(phase: .move, id: 1, x: x, y: LatencyProbe.y, t: t)).encoded()
         case .ping:
             probe.pingSent(t: t)
             return ClientMessage.ping(t: t).encoded()

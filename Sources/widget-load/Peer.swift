@@ -17,7 +17,7 @@ struct Peer {
 
     enum Outgoing {
         case hello(room: String, scene: String)
-        case pointer(PointerPhase, x: Double)
+        case pointer(PointerPhase, x: Double, y: Double)
         /// The latency probe's move: its x and t are taken when it is written.
         case probeMove
         case ping

@@ -80,12 +80,16 @@ struct StoreCheck {
         return MetricsText(String(decoding: body, as: UTF8.self))
     }
 
-    /// The room's last `semantics` once it sent nothing for `quiet` seconds.
+    /// The room's last `semantics` once it sent nothing for `quiet` seconds and every track it
+    /// sent has ended (a glide or a roll on a track sends nothing until it changes or rests).
     private func semantics(of room: String, on server: ServerProcess) throws -> String {
         let client = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
         defer { client.close() }
         try client.send(text: ClientMessage.hello(.init(room: room)).encoded())
         var last: String?
+        // Room time: the latest frame's, and when it came; the latest end of a track received.
+        var frameAt: (time: Double, arrival: Double)?
+        var tracksEnd = -Double.infinity
         let deadline = MonotonicClock.now() + timeout
         while MonotonicClock.now() < deadline {
             switch try client.receive(timeout: quiet) {
@@ -95,10 +99,13 @@ struct StoreCheck {
                 if message.type == "error" {
                     throw Failure(description: "room \(room): error \(message.code ?? "?"): \(message.message ?? "")")
                 }
-            case .binary?:
-                continue
+            case .binary(let bytes)?:
+                guard let frame = try? DecodedFrame(bytes) else { continue }
+                frameAt = (frame.time, MonotonicClock.now())
+                for layer in frame.layers { if let track = layer.track { tracksEnd = max(tracksEnd, track.end) } }
             case nil:
-                if let last { return last }
+                let roomNow = frameAt.map { $0.time + MonotonicClock.now() - $0.arrival } ?? .infinity
+                if let last, roomNow > tracksEnd { return last }
             }
         }
         throw Failure(description: "room \(room) did not come to rest within \(Int(timeout)) s")

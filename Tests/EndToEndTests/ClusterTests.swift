@@ -66,7 +66,8 @@ import Testing
             if x.isDelta == y.isDelta && y.isDelta == z.isDelta { #expect(x.bytes == y.bytes && y.bytes == z.bytes) }
             compared += 1
         }
-        #expect(compared >= 5)
+        // The drag's frames (its settle a track, the readout's rolls tracks too: a few more).
+        #expect(compared >= 2)
     }
 
     @Test func theFirstFingerDownWinsAcrossNodes() throws {

@@ -384,7 +384,9 @@ import WebSocketClient
         // The readout rolls on to the held value (72.6 kg + 50 pt) on tracks, no frame a tick:
         // settled once the semantics show it reading that.
         for x in [a, b] {
-            try x.receive(until: "the readout settled") { readoutReads(x, "73.1 kg") }
+            try x.waitForSemantics("the readout reads 73.1 kg") {
+                $0["readout"]?["valueText"] as? String == "73.1 kg" && $0["ruler"]?["valueText"] as? String == "73.1 kg"
+            }
             try x.receiveUntilIdle()
         }
         let layers = [a, b].map(\.frames.layers)
@@ -432,19 +434,6 @@ private func swipe(
     try c.pointer(.down, x: x0, y: y, t: t0, id: 1)
     for i in 1...steps { try c.pointer(.move, x: x0 + dx * Double(i), y: y, t: t0 + dt * Double(i), id: 1) }
     try c.pointer(.up, x: x0 + dx * Double(steps), y: y, t: t0 + dt * Double(steps) + dt / 2, id: 1)
-}
-
-/// Whether the latest semantics give the readout and the ruler the value text `text`.
-private func readoutReads(_ c: WireClient, _ text: String) -> Bool {
-    let latest = c.received.reversed().lazy.compactMap { m -> [[String: Any]]? in
-        guard case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any],
-            o["type"] as? String == "semantics"
-        else { return nil }
-        return o["widgets"] as? [[String: Any]]
-    }.first
-    guard let widgets = latest else { return false }
-    let shown = { (id: String) in widgets.first { $0["id"] as? String == id }?["valueText"] as? String }
-    return shown("readout") == text && shown("ruler") == text
 }
 
 private func isWholeTick(_ v: Double) -> Bool { abs(v * 10 - (v * 10).rounded()) < 1e-6 }

@@ -30,9 +30,11 @@ import WebSocketClient
         #expect(!frame.isDelta)
         #expect(frame.version == UInt8(ProtocolVersion.current))
         // Background, then one layer per widget: readout, ruler, picker, count, carousel, itemName,
-        // roller and its five buttons; then the presence layer, topmost.
-        #expect(frame.layers.count == 14)
+        // roller and its five buttons; the rollers' columns after each (the readout's 3 for
+        // "72.5", the count's 1 for "0", the roller's 1 for "0"); then the presence layer, topmost.
+        #expect(frame.layers.count == 1 + 12 + 5 + 1)
         #expect(frame.layers.last?.id == 13)
+        #expect(frame.layers.map(\.id).prefix(5) == [0, 1, 257, 513, 769])
         #expect(frame.layers.allSatisfy { $0.ops != nil })
     }
 
@@ -140,8 +142,9 @@ import WebSocketClient
         let c = try WireClient(server)
         try c.drag(from: 300, by: -100)
         _ = try c.finalValue()
-        // Drain what the settle produced (the readout rolls on for about a second after the
-        // ruler's final value; semantics; the last frame), then expect silence.
+        // The readout rolls on for about a second after the ruler's final value, on tracks (no
+        // frame a tick): once it reads 73.5 kg, drain what its rest produced, then expect silence.
+        try c.waitForSemantics("the readout reads 73.5 kg") { $0["readout"]?["valueText"] as? String == "73.5 kg" }
         let deadline = Date().addingTimeInterval(5)
         while try c.socket.receive(timeout: 0.3) != nil {
             try #require(Date() < deadline, "the room kept sending after coming to rest")

@@ -166,17 +166,26 @@ final class WireClient {
 
     /// Waits until the latest semantics give `widget` the value `value` (it may have come already).
     func waitForSemantics(_ widget: String, value: Double, timeout: Double = 5) throws {
-        func valueNow(_ m: [String: Any]) -> Double? {
-            guard m["type"] as? String == "semantics" else { return nil }
-            return (m["widgets"] as? [[String: Any]])?.first { $0["id"] as? String == widget }?["valueNow"] as? Double
+        try waitForSemantics("\(widget) = \(value)", timeout: timeout) { $0[widget]?["valueNow"] as? Double == value }
+    }
+
+    /// Waits until the latest semantics (each widget by id) satisfy `condition` (they may have
+    /// come already).
+    func waitForSemantics(
+        _ what: String, timeout: Double = 5, _ condition: @escaping ([String: [String: Any]]) -> Bool
+    ) throws {
+        func widgets(_ m: [String: Any]) -> [String: [String: Any]]? {
+            guard m["type"] as? String == "semantics", let list = m["widgets"] as? [[String: Any]] else { return nil }
+            return Dictionary(
+                list.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
         }
-        let latest = received.reversed().lazy.compactMap { m -> Double? in
+        let latest = received.reversed().lazy.compactMap { m -> [String: [String: Any]]? in
             guard case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any]
             else { return nil }
-            return valueNow(o)
+            return widgets(o)
         }.first
-        if latest == value { return }
-        _ = try waitFor("semantics \(widget) = \(value)", timeout: timeout) { valueNow($0) == value }
+        if let latest, condition(latest) { return }
+        _ = try waitFor("semantics: \(what)", timeout: timeout) { m in widgets(m).map(condition) ?? false }
     }
 
     /// The next final value event of `widget`.
