@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test(
-        "a finger catching the glide: one track, then a fixed offset; no jump past one display frame of glide; a tick at rest"
+        "a finger catching the glide: one track, then a fixed offset, moved only by the glide between the page's clock and the catch; a tick at rest"
     )
     func caughtMidGlide() throws {
         let server = try ServerProcess()
