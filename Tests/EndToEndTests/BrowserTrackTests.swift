@@ -8,10 +8,16 @@ import Testing
 @Suite(.serialized) struct BrowserTrackTests {
     static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
-    /// Flings the demo's ruler with a finger (12 moves 150 pt left in 96 ms, lifted 4 ms later) on
-    /// an observed page, and waits until the page shows the value the server says it rests on.
+    /// A finger flinging the demo's ruler: 12 moves 150 pt left in 96 ms (1562.5 pt/s), lifted 4 ms
+    /// later.
+    static let fling = Gesture.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004)
+    /// The demo ruler's layer: its widget's index + 1.
+    static let rulerLayer = UInt16(DemoScene.make().widgets.firstIndex { $0.id == "ruler" }.map { $0 + 1 } ?? 0)
+
+    /// Flings the demo's ruler (`fling`) on an observed page, and waits until the page shows the
+    /// value the server says it rests on.
     static func flingToRest(_ b: Chromium) throws {
-        try b.perform(.stroke(.touch, from: 330, 214, by: -150, 0, steps: 12, interval: 0.008, hold: 0.004))
+        try b.perform(fling)
         let finals = "observed.events.filter(e => e.widget === 'ruler' && e.type === 'value' && e.final)"
         try b.waitFor("\(finals).length >= 1", timeout: 10)
         let value = try #require(b.evaluate("\(finals)[0].value") as? Double)
@@ -135,11 +141,10 @@ import Testing
                   return out;
                 })()
                 """) as? [String])
-        let ruler = UInt16(try #require(DemoScene.make().widgets.firstIndex { $0.id == "ruler" }) + 1)
         var kinds: [String] = []
         for text in frames {
             let frame = try DecodedFrame(Array(try #require(Data(base64Encoded: text))))
-            guard let layer = frame.layers.first(where: { $0.id == ruler }) else { continue }
+            guard let layer = frame.layers.first(where: { $0.id == Self.rulerLayer }) else { continue }
             switch (layer.ops != nil, layer.offset != nil, layer.track != nil) {
             case (false, false, false): kinds.append("keep")
             case (false, true, false): kinds.append("move")
@@ -173,24 +178,11 @@ import Testing
         try b.loadObserved(server.httpURL + "?room=track-display-rate", ready: "\(BrowserRulerTests.value) > 0")
         let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
         try Self.flingToRest(b)
-        let received = try #require(
-            b.evaluate(
-                """
-                paintLog.binaries.slice(\(before)).map(({ at, data }) => {
-                  let s = ''; for (const x of new Uint8Array(data)) s += String.fromCharCode(x);
-                  return [at, btoa(s)];
-                })
-                """) as? [[Any]])
-        let ruler = UInt16(try #require(DemoScene.make().widgets.firstIndex { $0.id == "ruler" }) + 1)
-        var arrivals: [Double] = []
+        let received = try b.receivedFrames(from: before)
+        let arrivals = received.map(\.at)
         var glide: (at: Double, frame: DecodedFrame, track: Track)?
-        for entry in received {
-            let at = try #require(entry.first as? Double)
-            let frame = try DecodedFrame(Array(try #require(Data(base64Encoded: entry.last as? String ?? ""))))
-            arrivals.append(at)
-            if glide == nil, let track = frame.layers.first(where: { $0.id == ruler })?.track {
-                glide = (at, frame, track)
-            }
+        for (at, frame) in received where glide == nil {
+            if let track = frame.layers.first(where: { $0.id == Self.rulerLayer })?.track { glide = (at, frame, track) }
         }
         let (start, frame, track) = try #require(glide, "no track among \(received.count) frames")
         // The track moves from its arrival until its end, in page time as the room clock maps it

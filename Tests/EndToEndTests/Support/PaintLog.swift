@@ -1,4 +1,13 @@
 import Foundation
+import ScrollCore
+
+/// A layer whose painting `logPaints` records: its id in the scene, and the rectangle of the scene
+/// (pt) where the texts it paints are noted; the scene's width maps the canvas's pixels to points.
+struct PaintedLayer {
+    var id: UInt16
+    var texts: Rect
+    var sceneWidth: Double
+}
 
 /// When a page paints, in its own time: a test-side observer installed before the page's scripts,
 /// which only listens and passes every call through (like `observePage`).
@@ -17,12 +26,58 @@ extension BrowserPage {
     /// - `binaries`: every binary message's arrival, as `{ at, data }` (kept when `keepFrames`);
     /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
     ///   handles it that much later).
-    func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false) throws {
+    ///
+    /// With `layer`, each paint also notes when it began (`start`) and what it painted of that
+    /// layer: `time`, the room time it painted at (the page's room clock, read by its draw just
+    /// before); `offset`, the `[dx, dy]` the page's LayerStore gives the layer then (its track's at
+    /// `time`, or its fixed offset); `track`, whether that came from a track; and `texts`, each
+    /// text painted in `layer.texts` as `[text, x, y]` (scene points, where it was drawn: the
+    /// layer's offset applied). The store and the clock are the page's own (their modules'
+    /// prototypes wrapped, results passed through).
+    func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false, layer: PaintedLayer? = nil) throws {
         let rows = band.map { "[\($0.lowerBound), \($0.upperBound)]" } ?? "null"
+        let watched =
+            layer.map {
+                "{ id: \($0.id), rect: [\($0.texts.minX), \($0.texts.minY), \($0.texts.maxX), \($0.texts.maxY)], "
+                    + "width: \($0.sceneWidth) }"
+            } ?? "null"
         try addInitScript(
             """
             (() => {
               const log = window.paintLog = { frames: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
+              const layer = \(watched);
+              // The page's newest LayerStore, its room clock's latest reading, and track.js: what its
+              // draw hands the painter.
+              let store = null, now = null, track = null, painting = null;
+              if (layer) {
+                import('/js/painter.js').then(({ LayerStore }) => {
+                  const apply = LayerStore.prototype.apply;
+                  LayerStore.prototype.apply = function (buffer) { store = this; return apply.call(this, buffer); };
+                });
+                import('/js/room-clock.js').then(({ RoomClock }) => {
+                  const read = RoomClock.prototype.now;
+                  RoomClock.prototype.now = function (...args) { now = read.apply(this, args); return now; };
+                });
+                import('/js/track.js').then((m) => { track = m; });
+                const fillText = CanvasRenderingContext2D.prototype.fillText;
+                CanvasRenderingContext2D.prototype.fillText = function (text, x, y, ...rest) {
+                  if (painting) {
+                    const p = this.getTransform().transformPoint(new DOMPoint(x, y));
+                    const unit = this.canvas.width / layer.width, [x0, y0, x1, y1] = layer.rect;
+                    const sx = p.x / unit, sy = p.y / unit;
+                    if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1) painting.texts.push([String(text), sx, sy]);
+                  }
+                  return fillText.call(this, text, x, y, ...rest);
+                };
+              }
+              // What a paint starting now paints of the layer (as painter.js's paint: the clock's time, else the store's).
+              const painted = () => {
+                const held = store?.layers.get(layer.id);
+                if (!held || !track) return { start: performance.now(), time: null, offset: null, track: null, texts: [] };
+                const time = now ?? store.time ?? 0;
+                const offset = held.track ? track.trackOffset(held.track, time) : [held.dx, held.dy];
+                return { start: performance.now(), time, offset, track: held.track !== null, texts: [] };
+              };
               const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
               requestAnimationFrame(frame);
               const rows = \(rows);
@@ -37,7 +92,11 @@ extension BrowserPage {
               CanvasRenderingContext2D.prototype.clearRect = function (x, y, w, h) {
                 const c = this.canvas;
                 if (x === 0 && y === 0 && w === c.width && h === c.height && c.width > 0) {
-                  queueMicrotask(() => log.paints.push({ at: performance.now(), band: rows ? hash(c) : null }));
+                  const entry = layer ? (painting = painted()) : {};
+                  queueMicrotask(() => {
+                    painting = null;
+                    log.paints.push({ at: performance.now(), band: rows ? hash(c) : null, ...entry });
+                  });
                 }
                 return clear.call(this, x, y, w, h);
               };
@@ -113,5 +172,60 @@ extension BrowserPage {
               const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1);
               return shown !== undefined && paintLog.paints.some((q) => q.at >= shown.at + \(latency)); })()
             """, timeout: timeout)
+    }
+}
+
+/// One paint as `logPaints(layer:)` noted it (see there).
+struct LoggedPaint {
+    /// When it was done, and when it began (ms, page time; `start` only with a layer).
+    var at: Double
+    var start: Double?
+    /// The room time it painted at, the layer's offset it painted, and whether a track gave it.
+    var time: Double?
+    var offset: Point?
+    var onTrack: Bool?
+    /// The layer's texts painted in its rectangle: text and where (scene points).
+    var texts: [(text: String, x: Double, y: Double)]
+}
+
+extension BrowserPage {
+    /// The binary messages `logPaints(keepFrames: true)` kept, from the `first`-th on, decoded,
+    /// each with its arrival (ms, page time).
+    func receivedFrames(from first: Int = 0) throws -> [(at: Double, frame: DecodedFrame)] {
+        guard
+            let received = try evaluate(
+                """
+                paintLog.binaries.slice(\(first)).map(({ at, data }) => {
+                  let s = ''; for (const x of new Uint8Array(data)) s += String.fromCharCode(x);
+                  return [at, btoa(s)];
+                })
+                """) as? [[Any]]
+        else { throw HarnessError.javaScript("no kept frames in the paintLog") }
+        return try received.map { entry in
+            guard let at = entry.first as? Double, let text = entry.last as? String,
+                let bytes = Data(base64Encoded: text)
+            else { throw HarnessError.javaScript("a kept frame unread: \(entry)") }
+            return (at, try DecodedFrame(Array(bytes)))
+        }
+    }
+
+    /// The paints `logPaints` noted, from the `first`-th on.
+    func loggedPaints(from first: Int = 0) throws -> [LoggedPaint] {
+        guard let paints = try evaluate("paintLog.paints.slice(\(first))") as? [[String: Any]] else {
+            throw HarnessError.javaScript("no paintLog in the page")
+        }
+        return paints.map { p in
+            let number = { (key: String) in (p[key] as? NSNumber)?.doubleValue }
+            let offset = (p["offset"] as? [NSNumber]).map { Point(x: $0[0].doubleValue, y: $0[1].doubleValue) }
+            let texts = (p["texts"] as? [[Any]] ?? []).compactMap { t -> (String, Double, Double)? in
+                guard let s = t.first as? String, t.count == 3, let x = (t[1] as? NSNumber)?.doubleValue,
+                    let y = (t[2] as? NSNumber)?.doubleValue
+                else { return nil }
+                return (s, x, y)
+            }
+            return LoggedPaint(
+                at: number("at") ?? 0, start: number("start"), time: number("time"), offset: offset,
+                onTrack: p["track"] as? Bool, texts: texts)
+        }
     }
 }
