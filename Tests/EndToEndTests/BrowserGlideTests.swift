@@ -32,16 +32,22 @@ import Testing
     /// How far the ruler's labels were painted from where `other` painted them (pt, + to the right):
     /// the first label the two paints share.
     func shift(from other: LoggedPaint, to paint: LoggedPaint) -> Double? {
-        for label in other.texts {
-            if let same = paint.texts.first(where: { $0.text == label.text }) { return same.x - label.x }
+        for label in labels(other) {
+            if let same = labels(paint).first(where: { $0.text == label.text }) { return same.x - label.x }
         }
         return nil
+    }
+
+    /// The ruler's labels in a paint (17 pt), not the readout's digit strips (56 pt, clipped to
+    /// the readout but drawn across the ruler's rows).
+    func labels(_ paint: LoggedPaint) -> [(text: String, x: Double, y: Double, size: Double)] {
+        paint.texts.filter { $0.size < 30 }
     }
 
     /// Where `paint` shows labels away from a ruler resting on `value` kg (pt, the largest): 0 when
     /// it shows that value. Nil when it painted no label.
     func missing(_ value: Double, in paint: LoggedPaint) -> Double? {
-        paint.texts.compactMap { label in
+        labels(paint).compactMap { label in
             Double(label.text).map { abs(label.x - (Self.centre + 100 * ($0 - value))) }
         }.max()
     }
@@ -52,14 +58,15 @@ import Testing
     }
 
     /// Waits until the page shows the ruler's `count`-th final value at rest: the slider says it,
-    /// and a paint after the newest frame shows the ruler's layer off any track. Returns the value.
+    /// and a paint after the newest frame shows the ruler's layer still (off any track, or at the
+    /// end of its last: a glide that rests where its track ends gets no new offset). Returns the value.
     func rest(_ b: Chromium, finals count: Int) throws -> Double {
         try b.waitFor("\(Self.finals).length >= \(count)", timeout: 10)
         let value = try #require(b.evaluate("\(Self.finals)[\(count - 1)].value") as? Double)
         try b.waitFor(
             """
             \(Self.value) === \(value) && (() => { const p = paintLog.paints.at(-1);
-              return p.track === false && p.at > paintLog.binaries.at(-1).at; })()
+              return p.still === true && p.at > paintLog.binaries.at(-1).at; })()
             """, timeout: 5)
         return value
     }

@@ -30,8 +30,8 @@ extension BrowserPage {
     /// With `layer`, each paint also notes when it began (`start`) and what it painted of that
     /// layer: `time`, the room time it painted at (the page's room clock, read by its draw just
     /// before); `offset`, the `[dx, dy]` the page's LayerStore gives the layer then (its track's at
-    /// `time`, or its fixed offset); `track`, whether that came from a track; and `texts`, each
-    /// text painted in `layer.texts` as `[text, x, y]` (scene points, where it was drawn: the
+    /// `time`, or its fixed offset); `track`, whether that came from a track; `still`, whether it no longer moves (no track, or past its end); and `texts`, each
+    /// text painted in `layer.texts` as `[text, x, y, size]` (scene points, where it was drawn: the
     /// layer's offset applied). The store and the clock are the page's own (their modules'
     /// prototypes wrapped, results passed through).
     func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false, layer: PaintedLayer? = nil) throws {
@@ -65,7 +65,8 @@ extension BrowserPage {
                     const p = this.getTransform().transformPoint(new DOMPoint(x, y));
                     const unit = this.canvas.width / layer.width, [x0, y0, x1, y1] = layer.rect;
                     const sx = p.x / unit, sy = p.y / unit;
-                    if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1) painting.texts.push([String(text), sx, sy]);
+                    const size = parseFloat(/([0-9.]+)px/.exec(this.font)?.[1] ?? '0') * Math.hypot(this.getTransform().a, this.getTransform().b) / unit;
+                    if (sx >= x0 && sx <= x1 && sy >= y0 && sy <= y1) painting.texts.push([String(text), sx, sy, size]);
                   }
                   return fillText.call(this, text, x, y, ...rest);
                 };
@@ -76,7 +77,8 @@ extension BrowserPage {
                 if (!held || !track) return { start: performance.now(), time: null, offset: null, track: null, texts: [] };
                 const time = now ?? store.time ?? 0;
                 const offset = held.track ? track.trackOffset(held.track, time) : [held.dx, held.dy];
-                return { start: performance.now(), time, offset, track: held.track !== null, texts: [] };
+                const still = held.track === null || time >= track.trackEnd(held.track);
+                return { start: performance.now(), time, offset, track: held.track !== null, still, texts: [] };
               };
               const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
               requestAnimationFrame(frame);
@@ -184,8 +186,9 @@ struct LoggedPaint {
     var time: Double?
     var offset: Point?
     var onTrack: Bool?
-    /// The layer's texts painted in its rectangle: text and where (scene points).
-    var texts: [(text: String, x: Double, y: Double)]
+    /// The texts painted in the layer's rectangle: text, where and how large (scene points).
+    /// (Another layer's clipped texts may fall there too: a roller's strip of digits.)
+    var texts: [(text: String, x: Double, y: Double, size: Double)]
 }
 
 extension BrowserPage {
@@ -217,11 +220,11 @@ extension BrowserPage {
         return paints.map { p in
             let number = { (key: String) in (p[key] as? NSNumber)?.doubleValue }
             let offset = (p["offset"] as? [NSNumber]).map { Point(x: $0[0].doubleValue, y: $0[1].doubleValue) }
-            let texts = (p["texts"] as? [[Any]] ?? []).compactMap { t -> (String, Double, Double)? in
-                guard let s = t.first as? String, t.count == 3, let x = (t[1] as? NSNumber)?.doubleValue,
-                    let y = (t[2] as? NSNumber)?.doubleValue
+            let texts = (p["texts"] as? [[Any]] ?? []).compactMap { t -> (String, Double, Double, Double)? in
+                guard let s = t.first as? String, t.count == 4, let x = (t[1] as? NSNumber)?.doubleValue,
+                    let y = (t[2] as? NSNumber)?.doubleValue, let size = (t[3] as? NSNumber)?.doubleValue
                 else { return nil }
-                return (s, x, y)
+                return (s, x, y, size)
             }
             return LoggedPaint(
                 at: number("at") ?? 0, start: number("start"), time: number("time"), offset: offset,
