@@ -42,6 +42,7 @@ const HANDLERS = {
   welcome: (client, m) => client.welcome(m),
   semantics: (client, m) => {
     client.semantics.update(m.widgets);
+    client.catchers = catchers(m.widgets);
     client.on.semantics?.(m.widgets);
   },
   presence: (client, m) => client.on.presence?.(m),
@@ -51,6 +52,13 @@ const HANDLERS = {
   pong: (client, m) => client.hud.pong(m.t),
 };
 export const MESSAGE_TYPES = Object.keys(HANDLERS);
+
+/** The widgets whose glide a pointer down catches (`catches` in semantics): the layer, the rect. */
+function catchers(widgets) {
+  return (Array.isArray(widgets) ? widgets : []).filter((w) =>
+    Number.isInteger(w?.catches?.layer) && Array.isArray(w.rect) && w.rect.length === 4 && w.rect.every(Number.isFinite))
+    .map((w) => ({ layer: w.catches.layer, rect: w.rect }));
+}
 
 const NO_HUD = {
   received() {}, frame() {}, painted() {}, applied() {}, pong() {}, inputSent() {}, restartSeq() {}, setConnected() {},
@@ -151,6 +159,7 @@ export class SceneClient {
   send(message) {
     if (!this.connection?.send(message)) return false;
     if (INPUT.has(message.type)) this.hud.inputSent(message.t);
+    if (message.type === "pointer" && message.phase === "down") this.caught(message);
     if (this.prediction) {
       this.prediction.sent(message);
       // The finger moved: the held layer is shown there at the next display frame.
@@ -262,9 +271,21 @@ export class SceneClient {
     console.warn(`this page does not know the server's ${what} type "${type}"`);
   }
 
+  /** This page's pointer went down at (x, y): a glide the server says it catches there is held
+   *  where it is shown now until the server answers (docs/PROTOCOL.md, "A catch"). */
+  caught(down) {
+    const time = this.clock.now();
+    if (time === null) return;
+    for (const { layer, rect: [x, y, w, h] } of this.catchers ?? []) {
+      if (down.x >= x && down.x <= x + w && down.y >= y && down.y <= y + h) this.store.hold(layer, time, down.t);
+    }
+  }
+
   /** `applied`: the frame just received shows input `t`; with prediction, how the held layer follows. */
   applied(m) {
     this.hud.applied(m.t);
+    this.store.release(m.t);
+    this.redraw();
     if (!this.prediction) return;
     this.prediction.applied(m, this.store, this.clock.now());
     this.redraw();

@@ -13,8 +13,36 @@ const FONT = '"DejaVu Sans", system-ui, sans-serif';
 /** Layers by id, in z-order, each `{bytes, dx, dy, track}` (its ops and the offset its scroll ops
  *  translate by: a fixed one, or a track's at the time painted); a delta frame only carries the
  *  layers that changed. `time` is the room time the newest frame was drawn at. */
+/** How long a held track waits for the server's answer at most (ms): a down that was never
+ *  answered (refused, or lost with its connection) must not freeze a glide for good. */
+const HOLD_MS = 2000;
+
 export class LayerStore {
-  constructor() { this.order = []; this.layers = new Map(); this.seq = 0; this.time = null; }
+  constructor() { this.order = []; this.layers = new Map(); this.seq = 0; this.time = null; this.holds = new Map(); }
+
+  /** A catch (docs/PROTOCOL.md, "A catch"): this page's pointer went down on a widget whose
+   *  glide the server says it catches, at room time `time`, as input `t`. Layer `id` is shown
+   *  where its track is then until the server answers that input (`release`), or a frame gives
+   *  the layer something new: the server stops the glide where the finger came down, and a
+   *  browser may hold the answer back a while (Chromium, ~100 ms after a touchstart). */
+  hold(id, time, t) {
+    const layer = this.layers.get(id);
+    if (!layer?.track || time >= trackEnd(layer.track)) return;
+    this.holds.set(id, { layer, time, t, since: performance.now() });
+  }
+
+  /** `applied` answered input `t`: the holds it answers end (the frame before it showed the catch). */
+  release(t) {
+    for (const [id, h] of this.holds) if (h.t <= t) this.holds.delete(id);
+  }
+
+  /** The room time to show `layer` (held as `id`) at, for a paint at `at`. */
+  shownAt(id, layer, at) {
+    const h = this.holds.get(id);
+    if (!h) return at;
+    if (h.layer !== layer || performance.now() - h.since > HOLD_MS) { this.holds.delete(id); return at; }
+    return Math.min(at, h.time);
+  }
 
   /** Room time (s) until which a track still moves something, or null if none does. */
   movingUntil() {
@@ -103,7 +131,7 @@ export function paint(ctx, store, scale, dpr, viewer = null, time = null, placed
     try {
       const moved = placed?.get(id);
       const layer = store.layers.get(id);
-      paintOps(ctx, moved ? { bytes: layer.bytes, dx: moved[0], dy: moved[1] } : onTrack(layer, at), open, own);
+      paintOps(ctx, moved ? { bytes: layer.bytes, dx: moved[0], dy: moved[1] } : onTrack(layer, store.shownAt(id, layer, at)), open, own);
     } catch {
       // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
     } finally {

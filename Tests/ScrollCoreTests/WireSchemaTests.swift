@@ -380,3 +380,28 @@ import Testing
         }
     }
 }
+
+/// docs/PROTOCOL.md, `semantics`: `catches` names the layer whose glide a pointer down inside the
+/// widget's rect catches: the ruler's, the picker's and the carousel's, in every scene.
+@Suite struct WireSemanticsCatchesTests {
+    @Test("the scroll widgets catch their own layer (index + 1); readouts, labels and buttons catch nothing")
+    func catchers() throws {
+        for name in SceneCatalog.standard.names {
+            let scene = try #require(SceneCatalog.standard.make(name))
+            let text = ServerMessage.semantics(scene.semantics)
+            let message = try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let widgets = try #require(message["widgets"] as? [[String: Any]])
+            for (i, w) in widgets.enumerated() {
+                let id = w["id"] as? String ?? "?"
+                let catches = w["catches"] as? [String: Any]
+                if ["ruler", "picker", "carousel"].contains(id) {
+                    #expect(catches?["layer"] as? Int == i + 1, "\(name): \(id)")
+                    // A catch stops the glide where it is: the widget's layer is its own.
+                    #expect(scene.widgets[i].id == id)
+                } else {
+                    #expect(catches == nil, "\(name): \(id)")
+                }
+            }
+        }
+    }
+}

@@ -141,6 +141,7 @@ extension Semantics {
             fields.append(("set", .object(setter)))
         }
         if !options.isEmpty { fields.append(("options", .array(options.map(\.json)))) }
+        if let catches { fields.append(("catches", .object([("layer", .number(Double(catches)))]))) }
         return .object(fields)
     }
 }

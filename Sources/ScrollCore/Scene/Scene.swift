@@ -54,11 +54,12 @@ public final class Scene {
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
     public var semantics: [Semantics] {
-        widgets.map { w in
+        widgets.enumerated().map { i, w in
             var s = w.semantics
             s.keys = w.keys
             s.actions = w.actions
             s.set = w.valueSetter
+            s.catches = w.catchesGlides ? UInt16(i + 1) : nil
             return s
         }
     }

@@ -88,6 +88,10 @@ public struct Semantics: Sendable, Equatable {
     public var set: ValueSetter?
     /// A listbox's options, in order.
     public var options: [SemanticOption]
+    /// The layer whose glide a pointer down inside `frame` catches (the scene fills it in from
+    /// `Widget.catchesGlides`): a page may hold that layer's track where it is until the server
+    /// answers the down (docs/PROTOCOL.md, "A catch").
+    public var catches: UInt16?
     public init(
         id: String, role: String, label: String, frame: Rect, valueNow: Double? = nil,
         valueMin: Double? = nil, valueMax: Double? = nil, valueText: String? = nil,
@@ -155,6 +159,8 @@ public protocol Widget: AnyObject {
     /// columns); most widgets have none (`hasParts` false, and `parts` is not asked).
     var hasParts: Bool { get }
     var parts: [WidgetPart] { get }
+    /// Whether a pointer down on it stops what glides in its layer (a scroll view's catch).
+    var catchesGlides: Bool { get }
     /// While a pointer holds it: how its layer follows that pointer (a page may predict it);
     /// nil: not one to one (its drawing changes with its offset, or nothing slides).
     var pointerFollow: PointerFollow? { get }
@@ -175,6 +181,7 @@ extension Widget {
     public var layerOffset: Point { .zero }
     public var layerMotion: LayerMotion? { nil }
     public var hasParts: Bool { false }
+    public var catchesGlides: Bool { false }
     public var parts: [WidgetPart] { [] }
     public var pointerFollow: PointerFollow? { nil }
     public var motionReading: MotionReading? { nil }

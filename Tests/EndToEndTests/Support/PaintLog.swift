@@ -75,7 +75,9 @@ extension BrowserPage {
               const painted = () => {
                 const held = store?.layers.get(layer.id);
                 if (!held || !track) return { start: performance.now(), time: null, offset: null, track: null, texts: [] };
-                const time = now ?? store.time ?? 0;
+                // A track held at a catch shows its held time (LayerStore.shownAt), as the painter does.
+                const clock = now ?? store.time ?? 0;
+                const time = held.track ? store.shownAt(layer.id, held, clock) : clock;
                 const offset = held.track ? track.trackOffset(held.track, time) : [held.dx, held.dy];
                 const still = held.track === null || time >= track.trackEnd(held.track);
                 return { start: performance.now(), time, offset, track: held.track !== null, still, texts: [] };

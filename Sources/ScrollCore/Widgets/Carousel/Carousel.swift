@@ -215,6 +215,9 @@ public final class Carousel: ReadoutSource {
         }
     }
 
+    /// A finger down on the gliding row catches it.
+    public var catchesGlides: Bool { true }
+
     // MARK: keys and actions
 
     public var keys: [String] {

@@ -33,6 +33,9 @@ extension DialOwner {
 
     public var keys: [String] { KeyStep.keys }
 
+    /// A finger down on a gliding dial catches it (ScrollAxis: tracking from where it is).
+    public var catchesGlides: Bool { true }
+
     public func key(_ key: String, at time: Double, events: inout [SceneEvent]) -> Bool {
         dial.key(key, at: time, events: &events)
     }
