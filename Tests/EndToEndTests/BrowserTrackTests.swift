@@ -96,6 +96,49 @@ import Testing
     }
 
     @Test(
+        "a catch's hold: a moving track shown at the down's time until its input is answered or a new entry comes; none once it ended"
+    )
+    func catchHold() throws {
+        // A track from x 0 at room time 1 to x −100 at 2 (straight: 100 pt/s).
+        let track = Track(start: 1, axes: .x, knots: [.init(t: 0, x: 0, vx: -100), .init(t: 1, x: -100, vx: -100)])
+        var list = DisplayList()
+        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
+        var encoder = FrameEncoder()
+        let first = encoder.encode([Layer(id: 1, list: list, track: track)], time: 1)
+        let kept = encoder.encode([Layer(id: 1, list: list, track: track)], time: 1.2)
+        let caught = encoder.encode([Layer(id: 1, list: list, offset: Point(x: -51, y: 0))], time: 1.51)
+        let got = try #require(
+            Chromium.evaluateOnPage(
+                """
+                (async () => {
+                  const m = await import('/js/painter.js');
+                  const bytes = (b) => Uint8Array.from(atob(b), (c) => c.charCodeAt(0)).buffer;
+                  const store = new m.LayerStore();
+                  store.apply(bytes('\(Self.base64(first.full))'));
+                  const shown = (at) => store.shownAt(1, store.layers.get(1), at);
+                  const out = [shown(1.7)];
+                  store.hold(1, 1.5, 42);          // the page's down, input t 42, at room time 1.5
+                  out.push(shown(1.7), shown(1.4));
+                  store.apply(bytes('\(Self.base64(kept.delta))'));   // a keep: still held
+                  out.push(shown(1.8));
+                  store.release(41);               // an answer to an earlier input: still held
+                  out.push(shown(1.8));
+                  store.release(42);               // the down answered
+                  out.push(shown(1.8));
+                  store.hold(1, 1.6, 43);
+                  store.apply(bytes('\(Self.base64(caught.delta))'));  // the catch's frame: a fixed offset
+                  out.push(shown(1.9), store.holds.size);
+                  const late = new m.LayerStore();
+                  late.apply(bytes('\(Self.base64(first.full))'));
+                  late.hold(1, 2.5, 44);           // after the track's end: nothing to hold
+                  out.push(late.holds.size);
+                  return out;
+                })()
+                """) as? [Double])
+        #expect(got == [1.7, 1.5, 1.4, 1.5, 1.5, 1.8, 1.9, 0, 0], "\(got)")
+    }
+
+    @Test(
         "a real fling: the page receives the ruler as one drawing and one track, keeps it to the rest, and rests where the server does"
     )
     func flingInThePage() throws {
