@@ -78,10 +78,7 @@ public struct AnimatedValue: Sendable {
     public func breaks(after time: Double) -> [Double] {
         var times: [Double] = []
         for s in segments {
-            times += [s.motion.start, s.motion.end]
-            if let turns = s.motion.simulation as? RepeatSimulation, turns.period > 0, turns.count > 1 {
-                times += (1..<turns.count).map { s.motion.start + Double($0) * turns.period }
-            }
+            times += [s.motion.start, s.motion.end] + s.motion.simulation.breaks.map { s.motion.start + $0 }
         }
         return times.filter { $0 > time }.sorted()
     }

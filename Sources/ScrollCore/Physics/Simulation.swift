@@ -10,8 +10,12 @@ public protocol Simulation: Sendable {
     var doneTime: Double { get }
     /// Where the motion is assigned to end once done (no float residue).
     var finalPosition: Double { get }
+    /// The `t`s before `doneTime` at which it jumps or turns a corner (a track's fit cuts there);
+    /// none for a smooth motion.
+    var breaks: [Double] { get }
 }
 
 extension Simulation {
     public func isDone(at t: Double) -> Bool { t >= doneTime }
+    public var breaks: [Double] { [] }
 }

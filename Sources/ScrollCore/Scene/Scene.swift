@@ -193,45 +193,40 @@ public final class Scene {
         defer { drawings[cache] = drawn }
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey
+            let list: DisplayList
             if let key, let hit = drawn[i], hit.key == key {
-                layers.append(Layer(id: UInt16(i + 1), list: hit.list, offset: w.layerOffset, track: track(of: i)))
-                continue
+                list = hit.list
+            } else {
+                var fresh = DisplayList(reservingCapacity: 1024)
+                w.render(into: &fresh, theme: theme)
+                drawn[i] = key.map { ($0, fresh) }
+                list = fresh
             }
-            var list = DisplayList(reservingCapacity: 1024)
-            w.render(into: &list, theme: theme)
-            drawn[i] = key.map { ($0, list) }
             layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset, track: track(of: i)))
+            if w.hasParts { appendParts(of: i, theme: theme, into: &layers) }
         }
-        return renderParts(into: layers, theme: theme)
+        return layers
     }
 
-    /// Inserts each widget's parts after its layer (none for most: the list comes back as it was).
-    private func renderParts(into layers: [Layer], theme: Theme) -> [Layer] {
-        guard widgets.contains(where: \.hasParts) else { return layers }
+    /// Widget `i`'s parts' layers, after its own, drawn and fitted as a widget's layer is.
+    private func appendParts(of i: Int, theme: Theme, into layers: inout [Layer]) {
         var drawn = partDrawings.removeValue(forKey: theme.renderKey) ?? [:]
         defer { partDrawings[theme.renderKey] = drawn }
-        var out: [Layer] = []
-        out.reserveCapacity(layers.count + 8)
-        for layer in layers {
-            out.append(layer)
-            guard layer.id > 0, case let i = Int(layer.id) - 1, i < widgets.count, widgets[i].hasParts else { continue }
-            for (k, part) in widgets[i].parts.enumerated() {
-                let id = Self.partLayerID(widget: i, part: k)
-                let list: DisplayList
-                let key = part.key(theme)
-                if let key, let hit = drawn[id], hit.key == key {
-                    list = hit.list
-                } else {
-                    var fresh = DisplayList(reservingCapacity: 256)
-                    part.render(&fresh, theme)
-                    list = fresh
-                    drawn[id] = key.map { ($0, fresh) }
-                }
-                let track = fitted(part.motion, cached: &partTracks[id])
-                out.append(Layer(id: id, list: list, offset: part.offset, track: track))
+        for (k, part) in widgets[i].parts.enumerated() {
+            let id = Self.partLayerID(widget: i, part: k)
+            let key = part.key(theme)
+            let list: DisplayList
+            if let key, let hit = drawn[id], hit.key == key {
+                list = hit.list
+            } else {
+                var fresh = DisplayList(reservingCapacity: 256)
+                part.render(&fresh, theme)
+                drawn[id] = key.map { ($0, fresh) }
+                list = fresh
             }
+            layers.append(
+                Layer(id: id, list: list, offset: part.offset, track: fitted(part.motion, cached: &partTracks[id])))
         }
-        return out
     }
 
     /// A motion's track, fitted when its key is new, else the one `cached` (which it updates).
