@@ -220,7 +220,13 @@ import Testing
         try b.logPaints(keepFrames: true)
         try b.loadObserved(server.httpURL + "?room=track-display-rate", ready: "\(BrowserRulerTests.value) > 0")
         let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
-        try Self.flingToRest(b)
+        // Unthrottled, the page paints as fast as the machine lets it and takes a core: measured
+        // over the glide's first second only, then the browser goes (others test beside it).
+        try b.perform(Self.fling)
+        try b.waitFor(
+            "paintLog.binaries.length > \(before) && performance.now() > paintLog.binaries[\(before)].at + 1300",
+            timeout: 10)
+        let now = try #require(b.evaluate("performance.now()") as? Double)
         let received = try b.receivedFrames(from: before)
         let arrivals = received.map(\.at)
         var glide: (at: Double, frame: DecodedFrame, track: Track)?
@@ -230,8 +236,8 @@ import Testing
         let (start, frame, track) = try #require(glide, "no track among \(received.count) frames")
         // The track moves from its arrival until its end, in page time as the room clock maps it
         // (a frame that came late puts that end up to its lateness earlier: 100 ms spare).
-        let end = start + (track.end - frame.time) * 1000 - 100
-        #expect(end - start >= 1000, "the glide lasts \(track.end - frame.time) s")
+        let end = min(start + (track.end - frame.time) * 1000 - 100, now)
+        #expect(end - start >= 800, "measured over \(end - start) ms of a \(track.end - frame.time) s glide")
         let log = try #require(b.evaluate("[paintLog.frames, paintLog.paints.map(p => p.at)]") as? [[Double]])
         let within = { (times: [Double]) in times.filter { $0 > start && $0 <= end }.count }
         let shown = within(log[0]), painted = within(log[1]), came = within(arrivals)
