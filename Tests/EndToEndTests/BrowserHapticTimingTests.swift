@@ -17,18 +17,7 @@ import Testing
         pulse: Double, paint: Double
     )] {
         // Every binary message since `binaries`: its arrival and its frame's room time.
-        let received = try #require(
-            b.evaluate(
-                """
-                paintLog.binaries.slice(\(binaries)).map(({ at, data }) => {
-                  let s = ''; for (const x of new Uint8Array(data)) s += String.fromCharCode(x);
-                  return [at, btoa(s)];
-                })
-                """) as? [[Any]])
-        let frames = try received.map { entry -> (at: Double, time: Double) in
-            let bytes = Array(try #require(Data(base64Encoded: entry.last as? String ?? "")))
-            return (try #require(entry.first as? Double), try DecodedFrame(bytes).time)
-        }
+        let frames = try b.receivedFrames(from: binaries).map { (at: $0.at, time: $0.frame.time) }
         let paints = try #require(b.evaluate("paintLog.paints.map(p => p.at)") as? [Double])
         // Each message with haptics, the times of its ticks (room time, s); each accepted call.
         let ticks = try #require(
