@@ -9,9 +9,10 @@ import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { RoomClock } from "./room-clock.js";
 import { Prediction } from "./prediction.js";
+import { EventsAhead } from "./events-ahead.js";
 
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -23,11 +24,12 @@ const FINAL_ERRORS = new Set(["protocol_mismatch", "unknown_scene", "scene_misma
 const INPUT = new Set(["pointer", "wheel", "key", "action"]);
 
 /** What each event type does on a page (docs/PROTOCOL.md, "What the page does with events"):
- *  `say` is what a screen reader hears (nothing per tick), `felt` marks a haptic. Every type the
+ *  `say` is what a screen reader hears (nothing per tick), `felt` marks a haptic, `shown` puts a
+ *  value in its widget's semantics element (aria-valuenow) as it is played. Every type the
  *  server sends has a rule, even one that does nothing of its own; BrowserClientTests checks that
  *  against the server's list, so a new type cannot be ignored unnoticed. */
 export const EVENT_RULES = {
-  value: { say: (e) => (e.final ? e.text : null) },
+  value: { say: (e) => (e.final ? e.text : null), shown: true }, // shown in its widget's semantics
   moved: {}, // felt through the haptic that comes with it; the frames show the tick
   selected: { say: (e) => e.name },
   added: { say: (e) => `Added ${e.name}` },
@@ -46,7 +48,7 @@ const HANDLERS = {
     client.on.semantics?.(m.widgets);
   },
   presence: (client, m) => client.on.presence?.(m),
-  events: (client, m) => client.events(m.events),
+  events: (client, m) => client.eventsMessage(m),
   error: (client, m) => client.error(m),
   applied: (client, m) => client.applied(m),
   pong: (client, m) => client.hud.pong(m.t),
@@ -87,6 +89,8 @@ export class SceneClient {
     this.ctx = canvas.getContext("2d");
     this.store = new LayerStore();
     this.clock = new RoomClock();
+    this.ahead = new EventsAhead(); // events sent ahead, played at their room times
+    this.aheadTimer = null;
     this.drawPending = false; // a draw is asked of the next display frame
     this.connection = null;
     this.client = null; // this page's client id, from the welcome: the painter skips its own pointer
@@ -125,6 +129,7 @@ export class SceneClient {
     }
     this.store = new LayerStore();
     this.clock.reset();
+    this.dropAhead();
     // Nothing this page guessed carries over to another connection.
     if (this.prediction) this.prediction = new Prediction();
     this.scene = null;
@@ -153,6 +158,7 @@ export class SceneClient {
     this.connection?.stop();
     this.connection = null;
     this.notWelcomed();
+    this.dropAhead();
   }
 
   /** Sends `message` if connected; returns whether it went. Input is timed by the HUD. */
@@ -223,8 +229,9 @@ export class SceneClient {
     this.connection?.joined();
     this.welcomed = true;
     // A welcome again on the same connection (the room moved to another node after a failover)
-    // may start the room's time again.
+    // may start the room's time again, and what it sent ahead is void.
     this.clock.reset();
+    this.dropAhead();
     this.hud.restartSeq();
     this.hud.setConnected(true);
     this.on.welcome?.(m);
@@ -245,7 +252,50 @@ export class SceneClient {
     this.on.refused?.(code, message);
   }
 
-  // One events message is one batch, in time order.
+  /** An events message (docs/PROTOCOL.md, "Events ahead"): `cancel` voids events sent ahead,
+   *  `events` happened now, `ahead` are played when the room's clock reaches their times. */
+  eventsMessage(m) {
+    this.ahead.cancel(m.cancel);
+    const now = Array.isArray(m.events) ? m.events : [];
+    // Those sent ahead that are due by the newest of these go first: events stay in time order.
+    let latest = -Infinity;
+    for (const e of now) if (Number.isFinite(e?.t)) latest = Math.max(latest, e.t);
+    this.playAhead(latest);
+    if (now.length > 0) this.events(now);
+    if (Array.isArray(m.ahead)) this.ahead.add(m.ahead);
+    this.scheduleAhead();
+  }
+
+  /** Plays the events sent ahead that are due by room time `t`, as one batch. */
+  playAhead(t) {
+    if (t === null) return;
+    const due = this.ahead.due(t);
+    if (due.length > 0) this.events(due);
+  }
+
+  /** Wakes when the next event sent ahead is due (before the first frame the room's time is
+   *  unknown: it looks again shortly). */
+  scheduleAhead() {
+    clearTimeout(this.aheadTimer);
+    this.aheadTimer = null;
+    const next = this.ahead.next;
+    if (next === null) return;
+    const now = this.clock.now();
+    const wait = now === null ? 50 : Math.max(0, (next - now) * 1000);
+    this.aheadTimer = setTimeout(() => {
+      this.aheadTimer = null;
+      this.playAhead(this.clock.now());
+      this.scheduleAhead();
+    }, wait);
+  }
+
+  dropAhead() {
+    this.ahead.clear();
+    clearTimeout(this.aheadTimer);
+    this.aheadTimer = null;
+  }
+
+  // One batch of events, in time order.
   events(events) {
     const texts = [];
     const haptics = [];
@@ -254,6 +304,7 @@ export class SceneClient {
       if (!rule) { this.unknownType("event", e.type); continue; }
       const text = rule.say?.(e);
       if (text) texts.push(text);
+      if (rule.shown) this.semantics.showValue(e.widget, e.value, e.text);
       if (rule.felt) haptics.push(e);
     }
     // Haptics are felt, never announced: the batch's ticks play as one vibration pattern.

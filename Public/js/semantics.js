@@ -46,6 +46,16 @@ export class SemanticsLayer {
     this.layout(this.scale);
   }
 
+  /** A `value` event as the page plays it: the widget's element shows that value until the next
+   *  semantics (a glide's moving values come as events sent ahead, not as semantics). Only an
+   *  element with a value (`aria-valuenow`) and only a number. */
+  showValue(id, value, text) {
+    const el = this.nodes.get(id);
+    if (!el || !el.hasAttribute("aria-valuenow") || !Number.isFinite(value)) return;
+    el.setAttribute("aria-valuenow", String(value));
+    if (typeof text === "string") el.setAttribute("aria-valuetext", text);
+  }
+
   /** Puts the elements in reading order: by top edge, then left edge (scene points). */
   readingOrder() {
     const origin = (el) => el.dataset.rect.split(",").slice(0, 2).map(Number);

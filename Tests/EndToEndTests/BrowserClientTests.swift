@@ -23,7 +23,10 @@ import Testing
             var presence = Presence()
             _ = presence.join("c1")
             return (ServerMessage.presence(presence), "on.presence")
-        case .events: return (ServerMessage.events([]), "on.events")
+        case .events:
+            // An events message with nothing that happened (only `ahead` or `cancel`) calls no hook.
+            let moving = SceneEvent(time: 1.5, widget: "w", kind: .value(72.9, text: "72.9 kg", final: false))
+            return (ServerMessage.events([moving]), "on.events")
         case .error: return (ServerMessage.error(ProtocolError(.badAction, "no widget \"x\"")), "on.error")
         case .applied: return (ServerMessage.applied(t: 12.5), "hud.applied")
         case .pong: return (ServerMessage.pong(t: 12.5), "hud.pong")
@@ -97,6 +100,41 @@ import Testing
         let unknown = try Self.handle([#"{"type":"weather","sky":"blue"}"#], in: b)
         #expect(unknown.first?["unknown"] as? [String] == ["message weather"])
         #expect((unknown.first?["calls"] as? [String]) == [])
+    }
+
+    @Test("events sent ahead due by a message's own are played first, in order; a cancel voids the later ones")
+    func eventsAheadInOrder() throws {
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        try b.navigate(server.httpURL)
+        func value(_ t: Double, _ widget: String, _ v: Double, final: Bool = false) -> SceneEvent {
+            SceneEvent(time: t, widget: widget, kind: .value(v, text: "\(v)", final: final))
+        }
+        let texts = [
+            ServerMessage.events([], ahead: [1, 2, 3, 4].map { value(0.9 + 0.1 * $0, "ruler", $0) }),
+            ServerMessage.events([value(1.15, "dial", 9)], cancel: [(widget: "ruler", after: 1.25)]),
+            ServerMessage.events([value(1.5, "ruler", 3, final: true)]),
+        ]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: texts), as: UTF8.self)
+        let batches = try #require(
+            b.evaluate(
+                """
+                (async () => {
+                  const { SceneClient } = await import('/js/client.js');
+                  const batches = [];
+                  const client = new SceneClient({
+                    canvas: document.createElement('canvas'), overlay: document.createElement('div'),
+                    announcer: document.createElement('div'),
+                    preferences: () => ({ theme: 'light', reducedMotion: false }),
+                    on: { events: (events) => batches.push(events.map((e) => e.widget + e.value + (e.final ? '!' : '')).join()) },
+                  });
+                  return \(json).map((text) => { client.receive(JSON.parse(text)); return batches.splice(0).join(' | '); });
+                })()
+                """) as? [String])
+        // Nothing is played when it comes; the dial's event at 1.15 brings the ruler's 1.0 and 1.1
+        // first; the cancel after 1.25 voids the ruler's 1.3; its final at 1.5 brings the 1.2 first.
+        #expect(batches == ["", "ruler1,ruler2 | dial9", "ruler3 | ruler3!"], "\(batches)")
     }
 
     @Test("every event type the server sends has a rule: spoken, felt or left to the frames, as documented")

@@ -181,6 +181,37 @@ import Testing
         try screenshot(b, "embed-after-drag")
     }
 
+    @Test("a fling's moving values, sent ahead, fire as input events over the glide, in order, then one change")
+    func flingInputsPlayOverTheGlide() throws {
+        let server = try ServerProcess()
+        let b = try open(server)
+        defer { b.close() }
+        _ = try b.evaluate(
+            """
+            (() => { window.stamps = []; const el = \(Self.weight);
+              el.addEventListener('input', (e) => stamps.push([performance.now(), e.detail.value, e.detail.final]));
+              el.addEventListener('change', () => stamps.push([performance.now(), -1, true]));
+              return true; })()
+            """)
+        // A swipe left (10 moves of 16 pt, 16 ms apart, lifted at once): ~1,000 pt/s.
+        let p = try place(b, "weight", x: 300, y: 214)
+        let lifted = try #require(b.evaluate("performance.now()") as? Double)
+        try b.perform(.stroke(from: p.x, p.y, by: -160 * p.scale, 0, steps: 10, interval: 0.016, hold: 0))
+        try b.waitFor("stamps.some(s => s[1] === -1)", timeout: 10)
+        let stamps = try #require(b.evaluate("stamps") as? [[Any]]).map { s in
+            ((s[0] as? NSNumber)?.doubleValue ?? 0, (s[1] as? NSNumber)?.doubleValue ?? 0)
+        }
+        let inputs = stamps.dropLast()
+        #expect(stamps.last?.1 == -1 && inputs.count >= 10, "\(stamps)")
+        // In order of value (a swipe left raises it), each 0.1 kg or more above the one before.
+        for (a, c) in zip(inputs, inputs.dropFirst()) { #expect(c.1 > a.1, "\(stamps)") }
+        // Played over the glide, not at once when they came: the inputs after the swipe (~0.17 s)
+        // span most of a second (the glide of ~1,000 pt/s decelerates for over a second).
+        let afterSwipe = inputs.filter { $0.0 > lifted + 200 }
+        let span = (afterSwipe.last?.0 ?? 0) - (afterSwipe.first?.0 ?? 0)
+        #expect(afterSwipe.count >= 5 && span >= 400, "span \(span) ms: \(stamps)")
+    }
+
     @Test("submitting the form sends the ruler's value under its name; reset and disabled behave as documented")
     func formSubmitsTheValue() throws { try formSubmitsTheValue(.chromium) }
 

@@ -118,6 +118,16 @@ struct MessageSizeTests {
         #expect(sent.count == 8 * EventBudget.perWidget)
     }
 
+    @Test("events with a glide's most sent ahead (128, the server's bound) and a cancel: ≤ 64 KiB")
+    func eventsAhead() throws {
+        let ahead = (0..<128).map { _ in
+            SceneEvent(time: Self.longTime, widget: "ruler", kind: .value(999.9, text: "999.9 kg", final: false))
+        }
+        let text = ServerMessage.events(
+            Self.everyEvent(40), ahead: ahead, cancel: [(widget: "ruler", after: Self.longTime)])
+        #expect(text.utf8.count <= Documented.events, "\(text.utf8.count) B")
+    }
+
     @Test("error: the longest widget id and action name quoted, and a long field quoted: ≤ 1 KiB")
     func error() throws {
         let scene = try #require(SceneCatalog.standard.make("demo"))

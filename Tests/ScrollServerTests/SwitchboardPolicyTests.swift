@@ -55,12 +55,14 @@ struct SwitchboardPolicyTests {
         #expect(beside.stalled.suffix(2) == ["fatal slow_consumer", "close 1008"])
     }
 
-    @Test("semantics follow a moving ruler at most every 0.25 s of scene time: every 15th–16th tick at 60 Hz")
+    @Test("semantics follow a moving picker at most every 0.25 s of scene time: every 15th–16th tick at 60 Hz")
     func semanticsThrottle() throws {
+        // The picker: its events stream (a ruler's glide sends its values ahead, and its
+        // semantics wait for the rest: SwitchboardEventsAheadTests).
         let h = try BoardHarness()
-        h.join(1)
+        h.join(1, scene: "picker")
         _ = h.read(1)
-        h.fling(1)
+        h.fling(1, y: BoardHarness.pickerY)
         var semanticsAt: [Int] = []
         var tick = 0
         h.runTicks(readers: [1]) { _, sent in

@@ -1,8 +1,9 @@
 /// The wire protocol version (docs/PROTOCOL.md). Bump on any incompatible change.
 public enum ProtocolVersion {
-    /// 5: layer tracks (layer kinds 3 and 4: an offset moving on its own, played by the page).
+    /// 6: events sent ahead (`events.ahead`, `events.cancel`): a glide's value reports with their
+    /// times, played by the page. 5: layer tracks (layer kinds 3 and 4).
     /// History in docs/PROTOCOL.md.
-    public static let current = 5
+    public static let current = 6
     /// The WebSocket subprotocol the page requests.
     public static let subprotocol = "scroll-widgets"
 }

@@ -49,13 +49,25 @@ public enum ServerMessage {
     }
 
     /// Within `EventBudget`: a haptic that stands for several crossings says how many (`count`).
-    public static func events(_ events: [SceneEvent]) -> String {
+    /// `cancel`: a widget's events sent ahead and stamped after `after` are void; `ahead`: events
+    /// still to come, each to be played at its time (docs/PROTOCOL.md, "Events ahead"; the
+    /// server bounds how many). Each is left out when empty.
+    public static func events(
+        _ events: [SceneEvent], ahead: [SceneEvent] = [], cancel: [(widget: String, after: Double)] = []
+    ) -> String {
         let items = EventBudget.bounded(events).map { event, count -> JSONValue in
             guard count > 1, case .object(var fields) = event.json else { return event.json }
             fields.append(("count", .number(Double(count))))
             return .object(fields)
         }
-        return message(.events, [("events", .array(items))])
+        var fields: [(String, JSONValue)] = []
+        if !cancel.isEmpty {
+            let voids = cancel.map { JSONValue.object([("widget", .string($0.widget)), ("after", .number($0.after))]) }
+            fields.append(("cancel", .array(voids)))
+        }
+        fields.append(("events", .array(items)))
+        if !ahead.isEmpty { fields.append(("ahead", .array(ahead.map(\.json)))) }
+        return message(.events, fields)
     }
 
     /// Everyone in the room, in join order, with their colours.

@@ -53,6 +53,12 @@ public final class Scene {
     }
 
     public var isAnimating: Bool { widgets.contains { $0.isAnimating } }
+    /// The widgets whose events can go ahead now, with their glides' keys (`Widget.glideKey`).
+    public var glides: [(widget: String, key: Int)] {
+        widgets.compactMap { w in w.glideKey.map { (w.id, $0) } }
+    }
+    /// `Widget.eventsAhead()` of the widget named `id` (none for an unknown id).
+    public func eventsAhead(of id: String) -> [SceneEvent] { widget(id)?.eventsAhead() ?? [] }
     public var semantics: [Semantics] {
         widgets.enumerated().map { i, w in
             var s = w.semantics

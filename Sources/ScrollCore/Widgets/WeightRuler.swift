@@ -37,6 +37,10 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     public var value: Double { Self.format.value(tenths) }
     public var valueText: String { Self.format.text(tenths) }
     public var isAnimating: Bool { dial.isMoving }
+    /// Its glide's value reports go ahead: the glide is one track, so nothing else would be sent
+    /// per tick. (The picker's clicks stay with its frames: a haptic meets its tick's paint.)
+    public var glideKey: Int? { dial.glideKey }
+    public func eventsAhead() -> [SceneEvent] { dial.eventsAhead() }
     /// What its readout shows: tenths, read with `format`.
     public var readoutValue: ReadoutValue { .number(tenths) }
 

@@ -164,6 +164,15 @@ public protocol Widget: AnyObject {
     /// While a pointer holds it: how its layer follows that pointer (a page may predict it);
     /// nil: not one to one (its drawing changes with its offset, or nothing slides).
     var pointerFollow: PointerFollow? { get }
+    /// While it moves on its own and only input could change how: a key naming this glide (any
+    /// input that changes it changes the key). A room then sends `eventsAhead()` at once, with
+    /// their times, instead of each as it happens (docs/PROTOCOL.md, "Events ahead"). Nil: its
+    /// events go as they happen (held, at rest, or its events must meet its frames: the picker's
+    /// clicks).
+    var glideKey: Int? { get }
+    /// Every event it will make from now until it rests if no input comes, but the rest's own
+    /// (a final value, said at the rest); asked once per `glideKey`.
+    func eventsAhead() -> [SceneEvent]
     /// What moves when it moves (its offset, the number it shows), for plotting its motion;
     /// nil: nothing of it moves on its own (labels, buttons).
     var motionReading: MotionReading? { get }
@@ -184,6 +193,8 @@ extension Widget {
     public var catchesGlides: Bool { false }
     public var parts: [WidgetPart] { [] }
     public var pointerFollow: PointerFollow? { nil }
+    public var glideKey: Int? { nil }
+    public func eventsAhead() -> [SceneEvent] { [] }
     public var motionReading: MotionReading? { nil }
     /// By default a departed holder's gesture is cancelled: nothing it would have done happens.
     public func release(_ lift: PointerInput, at time: Double, events: inout [SceneEvent]) {

@@ -27,6 +27,9 @@ package final class Room: RoomFeed {
     package private(set) var presenceMessage: SharedPayload
     /// A dot moved by hover alone: drawn at the next tick, so a hover flood costs one frame a tick.
     package private(set) var dotsMoved = false
+    /// Which events go ahead of time, and what is owed to the clients since the last batch.
+    private var ahead = EventsAhead()
+    private var route = EventsAhead.Route()
 
     /// One per theme in use (one or two): a short array beats hashing the name per client.
     private struct CachedFrame {
@@ -81,17 +84,35 @@ package final class Room: RoomFeed {
     package func apply(_ inputs: [SceneInput], now: Double) -> [SceneEvent] {
         let t = sceneTime(now)
         for input in inputs { scene.apply(input, at: t) }
-        let events = scene.takeEvents()
-        changed(at: t, settling: events.contains(where: \.settles))
-        return events
+        return happened(at: t)
     }
 
     package func advance(now: Double) -> [SceneEvent] {
         dotsMoved = false
         scene.advance(to: sceneTime(now))
+        return happened(at: sceneTime(now))
+    }
+
+    /// What the scene did by `time`: all of it is returned (stored state, traces); what the
+    /// clients are sent of it waits in `route` (some went ahead).
+    private func happened(at time: Double) -> [SceneEvent] {
         let events = scene.takeEvents()
-        changed(at: sceneTime(now), settling: events.contains(where: \.settles))
+        let scene = scene
+        route.append(ahead.route(events, at: time, glides: scene.glides) { scene.eventsAhead(of: $0) })
+        changed(at: time, settling: events.contains(where: \.settles))
         return events
+    }
+
+    /// The `events` message owed to every client since the last call, if any.
+    package func takeEventBatch() -> EventBatch? {
+        defer { route = EventsAhead.Route() }
+        return route.isEmpty ? nil : EventBatch(route, headroom: headroom)
+    }
+
+    /// The events sent ahead still to come: what a client joining at `now` is owed.
+    package func eventsAhead(now: Double) -> EventBatch? {
+        let pending = ahead.pending(after: sceneTime(now))
+        return pending.isEmpty ? nil : EventBatch(EventsAhead.Route(ahead: pending), headroom: headroom)
     }
 
     /// The latest frame for `theme`, rendered now if anything changed since the last one.
@@ -136,7 +157,15 @@ package final class Room: RoomFeed {
         guard settling || !scene.isAnimating || time - semanticsCheckedAt >= Self.semanticsInterval else { return }
         semanticsCheckedAt = time
         let now = scene.semantics
-        guard now != lastSemantics else { return }
+        // A widget whose values went ahead does not make a message by moving: the page shows its
+        // moving values from those events, and its settled one comes with `settling`. A message
+        // that goes for another reason says where it is now.
+        let going = settling ? [] : ahead.widgetsAhead
+        var compared = now
+        for i in compared.indices where going.contains(compared[i].id) {
+            if let was = lastSemantics.first(where: { $0.id == compared[i].id }) { compared[i] = was }
+        }
+        guard compared != lastSemantics else { return }
         lastSemantics = now
         semantics = SharedPayload(text: ServerMessage.semantics(now), headroom: headroom)
         semanticsVersion += 1

@@ -7,7 +7,9 @@ package struct EventBatch {
 }
 
 extension EventBatch {
-    init(_ events: [SceneEvent], headroom: Int) {
-        self.init(payload: SharedPayload(text: ServerMessage.events(events), headroom: headroom))
+    init(_ route: EventsAhead.Route, headroom: Int) {
+        let text = ServerMessage.events(
+            route.now, ahead: route.ahead, cancel: route.cancel.map { ($0.widget, $0.after) })
+        self.init(payload: SharedPayload(text: text, headroom: headroom))
     }
 }

@@ -257,6 +257,10 @@ package final class Switchboard {
             case .joined(let room):
                 unjoined -= 1
                 let scene = directory.room(room)?.scene.name ?? "?"
+                // Joining mid-glide: the events that went ahead and are still to come.
+                if let batch = directory.room(room)?.eventsAhead(now: now) {
+                    clients[id]?.outbound.enqueue(batch, now: now)
+                }
                 logger.info("joined", metadata: ["client": "\(session.name)", "room": "\(room)", "scene": "\(scene)"])
             case .left(let room):
                 directory.leave(room, client: id, now: now)
@@ -295,7 +299,7 @@ package final class Switchboard {
     /// room's frame goes with them, so its next tick is set from now.
     private func publish(_ events: [SceneEvent], in room: Room, now: Double, byTick: Bool) {
         // Encoded once here, not per client: render once, send many.
-        let batch = events.isEmpty ? nil : EventBatch(events, headroom: directory.headroom)
+        let batch = room.takeEventBatch()
         // A relay's client (a cluster's owner only) gets the room's traffic through its relay.
         for id in directory.members(of: room.name)
         where clients[id] != nil && (cluster == nil || clients[id]!.remote == nil) {

@@ -141,14 +141,27 @@ final class WireClient {
         var description: String { "\(id) \(color)" }
     }
 
-    /// Every `value` event of `widget` received so far, in order: `(value, final, t)`.
+    /// Every `value` event of `widget` received so far, in time order: `(value, final, t)` — those
+    /// sent ahead too, less what a `cancel` withdrew (docs/PROTOCOL.md, "Events ahead"), as a page
+    /// plays them.
     func valueEvents(_ widget: String = "ruler") -> [(value: Double, final: Bool, t: Double)] {
-        messages.filter { $0["type"] as? String == "events" }.flatMap { m in
-            (m["events"] as? [[String: Any]] ?? []).compactMap { e in
+        func values(_ list: Any?, ahead: Bool) -> [(value: Double, final: Bool, t: Double, ahead: Bool)] {
+            (list as? [[String: Any]] ?? []).compactMap { e in
                 guard e["widget"] as? String == widget, e["type"] as? String == "value", let v = e["value"] as? Double
                 else { return nil }
-                return (v, e["final"] as? Bool == true, e["t"] as? Double ?? -1)
+                return (v, e["final"] as? Bool == true, e["t"] as? Double ?? -1, ahead)
             }
+        }
+        var got: [(value: Double, final: Bool, t: Double, ahead: Bool)] = []
+        for m in messages where m["type"] as? String == "events" {
+            for void in m["cancel"] as? [[String: Any]] ?? [] where void["widget"] as? String == widget {
+                let after = void["after"] as? Double ?? .infinity
+                got.removeAll { $0.ahead && $0.t > after }
+            }
+            got += values(m["events"], ahead: false) + values(m["ahead"], ahead: true)
+        }
+        return got.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map {
+            ($0.element.value, $0.element.final, $0.element.t)
         }
     }
 

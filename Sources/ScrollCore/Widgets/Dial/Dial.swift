@@ -111,8 +111,27 @@ public final class Dial {
         glide = !isHeld && axis.isMoving ? axis.destination.map { (axis.pathStart, $0) } : nil
     }
 
-    /// Catches up with the dial at `time` and says what it reported: each tick crossed as
-    /// `moved` then the click's haptic, each report as a value.
+    /// Names the glide while it moves on its own (its axis's revision); nil while held or at rest.
+    var glideKey: Int? { glide == nil ? nil : revision }
+
+    /// What it will report from now until it rests if no input comes, the rest's own final
+    /// report not included: a copy of the dial run to the end of its planned path. Reports
+    /// are stamped with exact times whatever the steps, so these are the ones the frame clock
+    /// would bring (`DialPartsTests`). Empty while held or at rest.
+    func eventsAhead() -> [SceneEvent] {
+        guard glide != nil, let end = ticks.axis.plannedPath(from: now)?.end else { return [] }
+        var future = ticks
+        var reports: [DialEvent] = []
+        future.advance(to: end, into: &reports)
+        var events: [SceneEvent] = []
+        for report in reports {
+            if case .report(_, _, true) = report { break }
+            append(report, to: &events)
+        }
+        return events
+    }
+
+    /// Catches up with the dial at `time` and says what it reported.
     private func say(_ reports: [DialEvent], at time: Double, into events: inout [SceneEvent]) {
         now = time
         contentOffset = ticks.offset(at: time)
@@ -120,19 +139,27 @@ public final class Dial {
         notePath()
         for report in reports {
             switch report {
-            case let .crossed(tick, at):
-                lastCrossing = at
-                guard let click else { continue }
-                events.append(SceneEvent(time: at, widget: widget, kind: .moved(scale.index(ofTick: tick))))
-                events.append(SceneEvent(time: at, widget: widget, kind: .haptic(click)))
-            case let .report(tick, at, final):
-                let value = scale.index(ofTick: tick)
-                if final { settled = (value, contentOffset) }
-                events.append(
-                    SceneEvent(
-                        time: at, widget: widget,
-                        kind: .value(format.value(value), text: format.text(value), final: final)))
+            case .crossed(_, let at): lastCrossing = at
+            case let .report(tick, _, final): if final { settled = (scale.index(ofTick: tick), contentOffset) }
             }
+            append(report, to: &events)
+        }
+    }
+
+    /// A report as scene events: each tick crossed as `moved` then the click's haptic (none for a
+    /// dial that does not click), each report as a value.
+    private func append(_ report: DialEvent, to events: inout [SceneEvent]) {
+        switch report {
+        case let .crossed(tick, at):
+            guard let click else { return }
+            events.append(SceneEvent(time: at, widget: widget, kind: .moved(scale.index(ofTick: tick))))
+            events.append(SceneEvent(time: at, widget: widget, kind: .haptic(click)))
+        case let .report(tick, at, final):
+            let value = scale.index(ofTick: tick)
+            events.append(
+                SceneEvent(
+                    time: at, widget: widget, kind: .value(format.value(value), text: format.text(value), final: final))
+            )
         }
     }
 }
