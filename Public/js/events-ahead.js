@@ -16,10 +16,21 @@ export class EventsAhead {
     }
   }
 
-  /** `ahead` of an events message: kept in time order (stable: one time's events keep theirs). */
-  add(events) {
-    if (!Array.isArray(events)) return;
-    for (const e of events) if (Number.isFinite(e?.t)) this.list.push(e);
+  /** `ahead` of an events message: runs, each of one widget and type, whose `t` is an array of
+   *  times and whose other fields are arrays of one value per event or one value for all. Kept
+   *  as events in time order (stable: one time's events keep theirs). */
+  add(runs) {
+    if (!Array.isArray(runs)) return;
+    for (const run of runs) {
+      if (!Array.isArray(run?.t)) continue;
+      const fields = Object.entries(run).filter(([name]) => name !== "t");
+      run.t.forEach((t, i) => {
+        if (!Number.isFinite(t)) return;
+        const event = { t };
+        for (const [name, value] of fields) event[name] = Array.isArray(value) ? value[i] : value;
+        this.list.push(event);
+      });
+    }
     this.list.sort((a, b) => a.t - b.t);
   }
 

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// Public/js/events-ahead.js (docs/PROTOCOL.md, "Events ahead"): events sent ahead are kept in
-/// time order, taken out when due, and withdrawn by a cancel after its time, that widget's only.
+/// Public/js/events-ahead.js (docs/PROTOCOL.md, "Events ahead"): runs sent ahead become events kept
+/// in time order, taken out when due, and withdrawn by a cancel after its time, that widget's only.
 @Suite(.serialized) struct BrowserEventsAheadTests {
-    @Test("kept in time order (stable), due by a time, cancelled after a time for one widget; bad entries ignored")
+    @Test("runs expanded and kept in time order (stable), due by a time, cancelled for one widget; bad entries ignored")
     func eventsAhead() throws {
         let got = try #require(
             Chromium.evaluateOnPage(
@@ -12,10 +12,12 @@ import Testing
                 (async () => {
                   const { EventsAhead } = await import('/js/events-ahead.js');
                   const a = new EventsAhead();
-                  const v = (t, widget, value) => ({ t, widget, type: 'value', value });
+                  const v = (t, widget, value) => ({ t: [t], widget, type: 'value', value: [value] });
                   const out = [a.next];
-                  a.add([v(1.2, 'ruler', 3), v(1.0, 'ruler', 1), v(1.1, 'dial', 9), { t: 'x' }, null]);
-                  a.add([v(1.0, 'dial', 8), v(1.3, 'ruler', 4)]);
+                  // Runs: t an array, a field an array (one per event) or one value for all.
+                  a.add([{ t: [1.2, 1.0], widget: 'ruler', type: 'value', value: [3, 1] }, v(1.1, 'dial', 9),
+                         { t: 'x' }, null, { t: [NaN], widget: 'dial', value: 0 }]);
+                  a.add([{ t: [1.0], widget: 'dial', type: 'value', value: 8 }, v(1.3, 'ruler', 4)]);
                   out.push(a.next);
                   out.push(a.due(0.99).length);
                   out.push(a.due(1.1).map(e => e.widget + e.value).join());  // 1.0 ruler, 1.0 dial, 1.1 dial

@@ -23,8 +23,19 @@ struct SwitchboardEventsAheadTests {
         return got
     }
 
+    /// `ahead`'s runs as events: `t` an array of times, every other field one value per event
+    /// (an array) or one for all.
+    static func expanded(_ runs: Any?) -> [[String: Any]] {
+        ((runs as? [[String: Any]]) ?? []).flatMap { run in
+            ((run["t"] as? [Double]) ?? []).indices.map { i in
+                run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }
+            }
+        }
+    }
+
     static func values(_ events: Any?) -> [(t: Double, value: Double, final: Bool)] {
-        ((events as? [[String: Any]]) ?? []).filter { $0["type"] as? String == "value" }.map {
+        let list = (events as? [[String: Any]]) ?? []
+        return (list.first?["t"] is [Any] ? expanded(list) : list).filter { $0["type"] as? String == "value" }.map {
             (($0["t"] as? Double) ?? -1, ($0["value"] as? Double) ?? -1, ($0["final"] as? Bool) ?? false)
         }
     }

@@ -158,7 +158,13 @@ final class WireClient {
                 let after = void["after"] as? Double ?? .infinity
                 got.removeAll { $0.ahead && $0.t > after }
             }
-            got += values(m["events"], ahead: false) + values(m["ahead"], ahead: true)
+            // `ahead` comes as runs: `t` an array, every other field an array or one value for all.
+            let ahead = (m["ahead"] as? [[String: Any]] ?? []).flatMap { run in
+                ((run["t"] as? [Double]) ?? []).indices.map { i in
+                    run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }
+                }
+            }
+            got += values(m["events"], ahead: false) + values(ahead, ahead: true)
         }
         return got.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map {
             ($0.element.value, $0.element.final, $0.element.t)
