@@ -50,6 +50,18 @@ let benchmarks: @Sendable () -> Void = {
         for k in benchmark.scaledIterations { blackHole(axis.offset(at: 0.08 + Double(k % 1000) / 333)) }
     }
 
+    // A glide's value reports, sent ahead at its release (docs/PROTOCOL.md, "Events ahead"): a
+    // copy of the ruler's dial run to its rest, once per release on the service thread.
+    let ruler = RulerScene.make()
+    let key = PointerKey(client: "c", pointer: 1)
+    for (k, phase) in [PointerPhase.down, .move, .move, .move, .move, .move, .up].enumerated() {
+        let t = 1 + Double(k) / 60
+        let at = Point(x: 300 - 2000 * Double(k) / 60, y: DemoScene.rulerFrame.midY)
+        ruler.apply(.pointer(PointerInput(phase: phase, key: key, position: at, clientTime: t)), at: t)
+    }
+    guard ruler.eventsAhead(of: "ruler").count > 30 else { fatalError("the fling has too few reports ahead") }
+    Benchmark("events ahead of a fling") { _ in blackHole(ruler.eventsAhead(of: "ruler")) }
+
     // The track a glide goes out as (docs/PROTOCOL.md, "Tracks"): fitted once per release on the
     // service thread, so its cost is one input's, not one frame's.
     let flung = axis

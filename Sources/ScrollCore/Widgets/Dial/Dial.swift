@@ -117,7 +117,7 @@ public final class Dial {
     /// What it will report from now until it rests if no input comes, the rest's own final
     /// report not included: a copy of the dial run to the end of its planned path. Reports
     /// are stamped with exact times whatever the steps, so these are the ones the frame clock
-    /// would bring (`DialPartsTests`). Empty while held or at rest.
+    /// would bring (`EventsAheadDialTests`). Empty while held or at rest.
     func eventsAhead() -> [SceneEvent] {
         guard glide != nil, let end = ticks.axis.plannedPath(from: now)?.end else { return [] }
         var future = ticks
