@@ -77,6 +77,26 @@ import Testing
         m.rebase(by: -100)
         #expect(abs(m.position(at: 2.5) + 95) < 1e-9)
     }
+
+    @Test("breaks: each segment's ends and each turn, in order, after a time; none listed past the most asked")
+    func breaksAtMost() throws {
+        var v = AnimatedValue(0)
+        v.animate(to: 10, at: 1, duration: 0.2)
+        // 4 turns of 0.1 s after the ease: corners at each turn's end.
+        v.run(RepeatSimulation(from: 0, to: 10, period: 0.1, count: 4), at: 1.2, target: 10)
+        let all = try #require(v.breaks(after: 1.05))
+        let expected = [1.2, 1.2, 1.3, 1.4, 1.5, 1.6]
+        #expect(all.count == expected.count)
+        for (a, e) in zip(all, expected) { #expect(abs(a - e) < 1e-12, "\(all)") }
+        #expect(v.breaks(after: 1.05, atMost: 6) != nil)
+        #expect(v.breaks(after: 1.05, atMost: 5) == nil)
+        // A column turning millions of times (a roll across most of an 8-digit range) is refused
+        // without listing them: 5,000,000 turns in 1 s.
+        var spin = AnimatedValue(0)
+        spin.run(RepeatSimulation(from: 0, to: 10, period: 2e-7, count: 5_000_000), at: 0, target: 10)
+        #expect(spin.breaks(after: 0, atMost: 128) == nil)
+        #expect(RepeatSimulation(from: 0, to: 10, period: 0.1, count: 129).breaks(atMost: 128)?.count == 128)
+    }
 }
 
 extension AnimatedValue {

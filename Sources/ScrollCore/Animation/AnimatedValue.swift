@@ -74,13 +74,16 @@ public struct AnimatedValue: Sendable {
     }
 
     /// Scene times after `time` at which it may jump or turn a corner: where each scheduled
-    /// segment starts and ends, and each turn of a repeating one (a track's fit cuts there).
-    public func breaks(after time: Double) -> [Double] {
+    /// segment starts and ends, and each turn of a repeating one (a track's fit cuts there);
+    /// nil when there are more than `n` (no track could hold them).
+    public func breaks(after time: Double, atMost n: Int = .max) -> [Double]? {
         var times: [Double] = []
         for s in segments {
-            times += [s.motion.start, s.motion.end] + s.motion.simulation.breaks.map { s.motion.start + $0 }
+            guard let turns = s.motion.simulation.breaks(atMost: n) else { return nil }
+            times += [s.motion.start, s.motion.end] + turns.map { s.motion.start + $0 }
         }
-        return times.filter { $0 > time }.sorted()
+        let after = times.filter { $0 > time }
+        return after.count <= n ? after.sorted() : nil
     }
 
     /// Forgets what can no longer be reached once time has come to `time` (time only moves

@@ -16,6 +16,8 @@ public struct RepeatSimulation: Simulation, Equatable {
     public var doneTime: Double { period * Double(count) }
     /// Each turn's end, where it starts again from `from`.
     public var breaks: [Double] { period > 0 && count > 1 ? (1..<count).map { Double($0) * period } : [] }
+    /// Counted before they are listed: `count` may be in the millions.
+    public func breaks(atMost n: Int) -> [Double]? { count - 1 > n ? nil : breaks }
     public var finalPosition: Double { to }
 
     public func position(at t: Double) -> Double {

@@ -357,8 +357,9 @@ public final class DigitRoller: Widget {
         let motion =
             row.isAnimating(at: now)
             ? LayerMotion(key: DrawingKey(row.endTime, row.target, busyUntil), axes: .y) {
-                MotionPlan(breaks: row.breaks(after: now), end: row.endTime) {
-                    Point(x: 0, y: -row.value(at: $0) * rowHeight)
+                // A column turning more often than a track has knots for goes frame by frame.
+                row.breaks(after: now, atMost: TrackFitter.maxKnots / 2).map { breaks in
+                    MotionPlan(breaks: breaks, end: row.endTime) { Point(x: 0, y: -row.value(at: $0) * rowHeight) }
                 }
             } : nil
         return WidgetPart(key: key, offset: Point(x: 0, y: -row.value(at: now) * rowHeight), motion: motion) {
