@@ -182,9 +182,11 @@ import Testing
     }
 
     @Test("a fling's moving values, sent ahead, fire as input events over the glide, in order, then one change")
-    func flingInputsPlayOverTheGlide() throws {
+    func flingInputsPlayOverTheGlide() throws { try flingInputsPlayOverTheGlide(.chromium) }
+
+    func flingInputsPlayOverTheGlide(_ engine: Engine) throws {
         let server = try ServerProcess()
-        let b = try open(server)
+        let b = try open(server, engine)
         defer { b.close() }
         _ = try b.evaluate(
             """

@@ -35,6 +35,9 @@ import Testing
     @Test("<scroll-widget>: the form submits the ruler's value under its name; reset and disabled as documented")
     func embedForm() throws { try BrowserEmbedTests().formSubmitsTheValue(.firefox) }
 
+    @Test("<scroll-widget>: a fling's moving values, sent ahead, fire as input events over the glide, then one change")
+    func embedFling() throws { try BrowserEmbedTests().flingInputsPlayOverTheGlide(.firefox) }
+
     @Test(
         "one room, a Chromium page and a Firefox page: each sees the other, its drag and its hover dot",
         arguments: [(Engine.firefox, Engine.chromium), (.chromium, .firefox)])
