@@ -14,7 +14,13 @@ struct DescriptorLimitTests {
         try (0..<count).map { _ in try LoopbackSocket.connect(port: server.port, timeout: 2) }
     }
 
-    private func closeAll(_ fds: [Int32]) { for fd in fds { close(fd) } }
+    /// Closes them and forgets them, so the `defer` that follows an explicit call closes nothing:
+    /// by then other tests running beside this one have taken those numbers for their own sockets
+    /// (a browser's DevTools connection, which then fails with EBADF).
+    private func closeAll(_ fds: inout [Int32]) {
+        for fd in fds { close(fd) }
+        fds = []
+    }
 
     private func lines(_ server: ServerProcess, containing text: String) -> Int {
         server.output.split(separator: "\n").count { $0.contains(text) }
@@ -51,6 +57,28 @@ struct DescriptorLimitTests {
         #expect(try c.finalValue() == 73.5)
     }
 
+    @Test("closeAll closes a descriptor once: one that has taken its number since stays open through a second call")
+    func closeAllClosesOnce() throws {
+        let original = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(original >= 0)
+        defer { close(original) }
+        // Other tests' threads open descriptors too and may take the freed number first: try again.
+        for _ in 0..<20 {
+            var fds = [fcntl(original, F_DUPFD_CLOEXEC, 0)]
+            let number = fds[0]
+            try #require(number >= 0)
+            closeAll(&fds)
+            // The lowest free number from `number` up: `number` itself unless taken meanwhile.
+            let successor = fcntl(original, F_DUPFD_CLOEXEC, number)
+            defer { close(successor) }
+            guard successor == number else { continue }
+            closeAll(&fds)
+            #expect(fcntl(successor, F_GETFD) >= 0, "descriptor \(number) closed again: errno \(errno)")
+            return
+        }
+        Issue.record("descriptor numbers kept being taken by other threads")
+    }
+
     @Test("under ulimit -n 256 the log says --max-clients 4096 is capped to 256 − 32 − 64 = 160")
     func cappedMaxClients() throws {
         let server = try ServerProcess(launcher: Launcher.descriptorLimit(256))
@@ -68,8 +96,8 @@ struct DescriptorLimitTests {
     func idleConnectionsPastTheCeiling() throws {
         let server = try ServerProcess(launcher: Launcher.descriptorLimit(256))
         let start = Date()
-        let idle = try idleConnections(server, 300)
-        defer { closeAll(idle) }
+        var idle = try idleConnections(server, 300)
+        defer { closeAll(&idle) }
         #expect(
             wait(5) { lines(server, containing: "connections refused at the descriptor limit") > 0 }, "\(server.output)"
         )
@@ -91,7 +119,7 @@ struct DescriptorLimitTests {
             return poll(&p, 1, 0) > 0
         }
         #expect(closedByServer >= 1 && Double(closedByServer) <= seconds + 1, "\(closedByServer) refused")
-        closeAll(idle)
+        closeAll(&idle)
         try expectRecovered(server)
     }
 
@@ -104,8 +132,8 @@ struct DescriptorLimitTests {
             executable: "/usr/bin/prlimit", arguments: ["--pid", "\(server.pid)", "--nofile=64:64"])
         #expect(prlimit.waitForExit(timeout: 5) && prlimit.exitCode == 0, "\(prlimit.output.text)")
         let start = Date()
-        let idle = try idleConnections(server, 100)
-        defer { closeAll(idle) }
+        var idle = try idleConnections(server, 100)
+        defer { closeAll(&idle) }
         #expect(wait(5) { lines(server, containing: "accept failed: out of descriptors") > 0 }, "\(server.output)")
         let cpu = try cpuOver(3, server)
         #expect(cpu < 0.3, "CPU seconds over 3 s: \(cpu)")
@@ -114,7 +142,7 @@ struct DescriptorLimitTests {
         #expect(logged >= 1 && Double(logged) <= seconds + 1, "\(logged) lines in \(seconds) s")
         #expect(lines(server, containing: "accept: errno 24") == 0, "lws's own line is held back")
         #expect(server.output.contains("errno=24 Too many open files"))
-        closeAll(idle)
+        closeAll(&idle)
         try expectRecovered(server)
     }
 
