@@ -57,6 +57,14 @@ struct EventsAheadTests {
         #expect(keyed.ahead == [Self.value(1.126, 73.1)])
     }
 
+    @Test("two steps in one message: what the second withdraws of the first's ahead is not sent")
+    func twoStepsOneMessage() {
+        var ahead = EventsAhead()
+        var message = ahead.route([], at: 1.0, glides: [("ruler", 1)]) { _ in Self.plan }
+        message.append(ahead.route([], at: 1.02, glides: []) { _ in [] })
+        #expect(message == EventsAhead.Route(cancel: [.init(widget: "ruler", after: 1.02)], ahead: [Self.plan[0]]))
+    }
+
     @Test("a glide that ends after its last event withdraws nothing; other widgets' events pass")
     func endsQuietly() {
         var ahead = EventsAhead()

@@ -28,7 +28,10 @@ package struct EventsAhead {
         package var isEmpty: Bool { cancel.isEmpty && now.isEmpty && ahead.isEmpty }
 
         /// `later` after this one, as one message (a room may apply inputs twice between writes).
+        /// A page applies a message's cancel before its ahead: what `later` withdraws of this
+        /// one's ahead is taken out here.
         package mutating func append(_ later: Route) {
+            for void in later.cancel { ahead.removeAll { $0.widget == void.widget && $0.time > void.after } }
             cancel += later.cancel
             now += later.now
             ahead += later.ahead
