@@ -111,13 +111,16 @@ import Testing
         // speed the samples say. On a loaded machine the lift can come more than 40 ms after the
         // last move (a placement), or the moves late (under 0.4 times the pace): that is this
         // test's premise failing, not its result, and the fling is made again in a fresh room (at
-        // most three times).
+        // most three times). So are Chromium samples that do not say the pace the test stamped
+        // (seen once, on a machine running another test process: 5,937 pt/s).
         let expected = engine == .chromium ? (0.99 * speed)...(1.01 * speed) : (0.4 * speed)...(1.6 * speed)
         let slowest = engine == .chromium ? 0 : expected.lowerBound
+        let fastest = engine == .chromium ? expected.upperBound : .infinity
         var b: (any BrowserPage)!
         var release = (travel: 0.0, velocity: 0.0, liftGap: Double.infinity)
         var start = 0.0, framesBefore = 0
-        for attempt in 1...3 where release.liftGap > VelocityTracker.maxGap || -release.velocity < slowest {
+        for attempt in 1...3
+        where release.liftGap > VelocityTracker.maxGap || -release.velocity < slowest || -release.velocity > fastest {
             b?.close()
             b = try open(server, room: "fling-\(pointer)-\(attempt)", engine)
             start = try #require(b.evaluate(Self.value) as? Double)
@@ -130,7 +133,7 @@ import Testing
         defer { b.close() }
         let measured = -release.velocity
         try #require(
-            release.liftGap <= VelocityTracker.maxGap && measured >= slowest,
+            release.liftGap <= VelocityTracker.maxGap && measured >= slowest && measured <= fastest,
             "three times: lifted \(release.liftGap) s after the last move, at \(measured) pt/s")
         #expect(expected.contains(measured), "the page's samples say \(measured) pt/s")
         #expect(abs(release.travel - distance) < 1e-9, "the finger moved \(release.travel) pt")
