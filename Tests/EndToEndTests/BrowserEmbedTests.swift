@@ -197,7 +197,7 @@ import Testing
             """)
         // A swipe left (10 moves of 16 pt, 16 ms apart, lifted at once): ~1,000 pt/s.
         let p = try place(b, "weight", x: 300, y: 214)
-        let lifted = try #require(b.evaluate("performance.now()") as? Double)
+        let swiped = try #require(b.evaluate("performance.now()") as? Double)
         try b.perform(.stroke(from: p.x, p.y, by: -160 * p.scale, 0, steps: 10, interval: 0.016, hold: 0))
         try b.waitFor("stamps.some(s => s[1] === -1)", timeout: 10)
         let stamps = try #require(b.evaluate("stamps") as? [[Any]]).map { s in
@@ -209,7 +209,7 @@ import Testing
         for (a, c) in zip(inputs, inputs.dropFirst()) { #expect(c.1 > a.1, "\(stamps)") }
         // Played over the glide, not at once when they came: the inputs after the swipe (~0.17 s)
         // span most of a second (the glide of ~1,000 pt/s decelerates for over a second).
-        let afterSwipe = inputs.filter { $0.0 > lifted + 200 }
+        let afterSwipe = inputs.filter { $0.0 > swiped + 200 }
         let span = (afterSwipe.last?.0 ?? 0) - (afterSwipe.first?.0 ?? 0)
         #expect(afterSwipe.count >= 5 && span >= 400, "span \(span) ms: \(stamps)")
     }

@@ -83,9 +83,20 @@ struct EventsAheadDialTests {
             clientTime: 1.05)
         scene.apply(.pointer(down), at: 1.05)
         #expect(scene.glides.isEmpty)
-        var up = down
-        up.phase = .up
-        scene.apply(.pointer(up), at: 1.1)
-        #expect(scene.glides.allSatisfy { $0.key != key })
+        // Flicked on from there (3 moves of 20 pt, 16 ms apart, lifted at once): a new glide, a new key.
+        var t = 1.05
+        var move = down
+        move.phase = .move
+        for k in 1...3 {
+            t += 0.016
+            move.position.x = 200 - 20 * Double(k)
+            move.clientTime = t
+            scene.apply(.pointer(move), at: t)
+        }
+        move.phase = .up
+        scene.apply(.pointer(move), at: t)
+        let flung = try #require(scene.glides.first)
+        #expect(scene.glides.count == 1 && flung.key != key)
+        #expect(!scene.eventsAhead(of: "ruler").isEmpty)
     }
 }
