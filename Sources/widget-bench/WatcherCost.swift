@@ -12,14 +12,15 @@ final class WatcherBench {
     let board: Switchboard
     static let driver: UInt64 = 1, watcher: UInt64 = 2
 
-    init(scene: String) throws {
+    /// `watching`: false leaves the driver alone in its room.
+    init(scene: String, watching: Bool = true) throws {
         var logger = Logger(label: "watcher-bench")
         logger.logLevel = .critical
         wire = ManualWire(clock: time)
         board = try Switchboard(
             config: ServerConfig(publicDirectory: "/nonexistent"), logger: logger, clock: time.clock)
         board.wire = wire
-        for id in [Self.driver, Self.watcher] {
+        for id in watching ? [Self.driver, Self.watcher] : [Self.driver] {
             board.connected(id)
             board.received(id, ClientMessage.hello(.init(room: "watch", scene: scene)).encoded())
             _ = read(id)

@@ -25,9 +25,12 @@ if args.first == "fan-out" {
     FanOut(clients: 1000).printFigures()
     printBytesPerWidget()
     printWatcherCost()
+    printInputPathCost()
+} else if args == ["input-path"] {
+    printInputPathCost()
 } else if args == ["watcher"] {
     printWatcherCost()
 } else {
-    print("usage: widget-bench [fan-out FRAMES | watcher]")
+    print("usage: widget-bench [fan-out FRAMES | watcher | input-path]")
     exit(2)
 }

@@ -1,0 +1,39 @@
+import Dispatch
+import ScrollCore
+import ScrollServer
+
+/// The server's own work for one pointer move of a drag, without sockets: the real switchboard
+/// on a manual clock, one client holding the demo's ruler as widget-load's latency probe does (a
+/// move every 2.2 ms, the frame clock's ticks in between). Timed: the move received, parsed,
+/// applied, rendered and encoded, and everything it owes the client taken for writing. What
+/// input → frame adds to the echo beyond this is transport (docs/BENCHMARKS.md).
+func printInputPathCost(moves: Int = 20_000) {
+    guard let bench = try? WatcherBench(scene: "demo", watching: false) else { return }
+    let y = DemoScene.rulerFrame.midY
+    bench.pointer(.down, x: 250, y: y)
+    var ticks: [(type: String, bytes: Int)] = []
+    var spent: [Double] = []
+    var bytes = 0
+    spent.reserveCapacity(moves)
+    for k in 0..<moves {
+        bench.run(until: bench.now + 0.0022, into: &ticks)
+        ticks.removeAll(keepingCapacity: true)
+        _ = bench.read(WatcherBench.driver)
+        let phase = k % 200
+        let move = ClientMessage.pointer(
+            .init(phase: .move, id: 1, x: 150 + Double(phase < 100 ? phase : 200 - phase), y: y, t: bench.now * 1000)
+        ).encoded()
+        let start = DispatchTime.now().uptimeNanoseconds
+        bench.board.received(WatcherBench.driver, move)
+        while bench.board.owesMore(WatcherBench.driver) {
+            guard case .write(let payload, _) = bench.board.next(WatcherBench.driver) else { break }
+            bytes += payload.count
+        }
+        spent.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+    }
+    let sorted = spent.sorted()
+    let p99 = sorted[Int(Double(sorted.count - 1) * 0.99)]
+    print(
+        "input path, one client dragging the demo's ruler (\(moves) moves, no sockets): "
+            + String(format: "median %.2f µs, p99 %.2f µs, %d B written a move", median(spent), p99, bytes / moves))
+}
