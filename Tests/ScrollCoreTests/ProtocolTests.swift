@@ -115,5 +115,8 @@ import Testing
             ("s", "a\"b\\c\n\u{1}"), ("n", 72.5), ("i", 3), ("inf", .number(.infinity)), ("b", true),
         ])
         #expect(v.serialized == #"{"s":"a\"b\\c\n\u0001","n":72.5,"i":3,"inf":null,"b":true}"#)
+        // Names and values with nothing to escape (non-ASCII and DEL included) go out as they are.
+        let plain: JSONValue = .object([("välue ✓", "72.5 kg · 体重"), ("t\t", "\u{7F}")])
+        #expect(plain.serialized == "{\"välue ✓\":\"72.5 kg · 体重\",\"t\\t\":\"\u{7F}\"}")
     }
 }

@@ -84,6 +84,12 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     static func quote(_ s: String, into out: inout String) {
         out += "\""
+        // Names and most values need no escape: appended whole, not scalar by scalar.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for u in s.unicodeScalars {
             switch u {
             case "\"": out += "\\\""
