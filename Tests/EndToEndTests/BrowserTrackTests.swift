@@ -40,8 +40,9 @@ import Testing
                   for (const c of table.cases) {
                     const knots = c.knots.map(([t, x, y, vx, vy]) => (
                       { t, x: c.axes === 2 ? 0 : x, y: c.axes === 1 ? 0 : y, vx: c.axes === 2 ? 0 : vx, vy: c.axes === 1 ? 0 : vy }));
+                    const wrap = c.wrap && { upper: c.wrap[0], period: c.wrap[1], x: (c.axes & 1) !== 0, y: (c.axes & 2) !== 0 };
                     for (const [time, x, y] of c.at) {
-                      const [px, py] = trackOffset({ start: c.start, knots }, time);
+                      const [px, py] = trackOffset(wrap ? { start: c.start, knots, wrap } : { start: c.start, knots }, time);
                       checked += 1;
                       if (Math.abs(px - x) > table.tolerance || Math.abs(py - y) > table.tolerance) {
                         misses.push(`${c.name} at ${time}: ${px}, ${py}`);
@@ -93,6 +94,55 @@ import Testing
             #expect(abs(x - track.offset(at: t).x) <= 0.01, "at \(t): painted \(x), the track \(track.offset(at: t).x)")
             #expect(abs(x + axis.offset(at: t)) <= 0.25, "at \(t): painted \(x), the ruler at \(-axis.offset(at: t))")
         }
+    }
+
+    @Test(
+        "a wrapping track (a roller's column turning) reaches the painter through a frame and is painted as Track.swift shows it"
+    )
+    func paintedWrapped() throws {
+        // A column's strip of 10 rows of 40 pt turning 12.5 times in a second, then easing out.
+        var row = AnimatedValue(3)
+        row.run(RepeatSimulation(from: 3, to: 13, period: 0.08, count: 12), at: 0, target: 13)
+        row.animate(from: 0, to: 8, at: 0.96, duration: 0.5)
+        let path = row.unrolled(after: 0, period: 10)
+        let track = try #require(
+            TrackFitter.fit(
+                from: 0, to: row.endTime, breaks: path.breaks, axes: .y, wrap: Track.Wrap(upper: 0, period: 400)
+            ) { Point(x: 0, y: -path.value($0) * 40) })
+        #expect(track.knots.count <= 16)
+        var list = DisplayList()
+        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
+        var encoder = FrameEncoder()
+        let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: 0)
+        let times = [0.0, 0.05, 0.3, 0.61, 0.95, 1.1, 1.3, row.endTime, row.endTime + 1]
+        let got = try #require(
+            Chromium.evaluateOnPage(
+                """
+                (async () => {
+                  const m = await import('/js/painter.js');
+                  const store = new m.LayerStore();
+                  if (!store.apply(Uint8Array.from(atob('\(Self.base64(frame.full))'), (c) => c.charCodeAt(0)).buffer)) return [];
+                  return \(times).map((t) => {
+                    const log = [];
+                    const ctx = new Proxy({ canvas: { width: 1, height: 1 } }, {
+                      get: (o, k) => k === 'canvas' ? o.canvas : (...a) => { if (k === 'translate') log.push(a[1]); },
+                      set: () => true,
+                    });
+                    m.paint(ctx, store, 1, 1, null, t);
+                    return log[0];
+                  });
+                })()
+                """) as? [Double])
+        #expect(got.count == times.count)
+        for (t, y) in zip(times, got) {
+            #expect(abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)")
+            // Within the strip, on the row the column shows (mod one turn), within the spec's 0.25 pt.
+            let shown = -row.value(at: t) * 40
+            let apart = (y - shown).truncatingRemainder(dividingBy: 400)
+            #expect(
+                y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= 0.25, "at \(t): \(y), the column \(shown)")
+        }
+        #expect(got.last == -320)
     }
 
     @Test(

@@ -171,7 +171,7 @@ import WebSocketClient
     func fatalStopsInput() throws {
         let server = try ServerProcess()
         let c = try WireClient(server, hello: false)
-        try c.send(.hello(.init(version: 7)))
+        try c.send(.hello(.init(version: ProtocolVersion.current + 1)))
         try c.send(.hello(.init()))
         _ = try c.waitForError("protocol_mismatch")
         #expect(throws: WebSocketError.self) {

@@ -78,24 +78,42 @@ import Testing
         #expect(abs(m.position(at: 2.5) + 95) < 1e-9)
     }
 
-    @Test("breaks: each segment's ends and each turn, in order, after a time; none listed past the most asked")
-    func breaksAtMost() throws {
-        var v = AnimatedValue(0)
+    @Test(
+        "unrolled: the value modulo one turn, running on where it wraps, ending on the target; corners only where segments hand over"
+    )
+    func unrolled() throws {
+        // A column at 3 eases to the bottom 0 (10), turns 4 times (0 → 10 in 0.1 s each), then
+        // restarts at the top and eases to 7.
+        var v = AnimatedValue(3)
         v.animate(to: 10, at: 1, duration: 0.2)
-        // 4 turns of 0.1 s after the ease: corners at each turn's end.
         v.run(RepeatSimulation(from: 0, to: 10, period: 0.1, count: 4), at: 1.2, target: 10)
-        let all = try #require(v.breaks(after: 1.05))
-        let expected = [1.2, 1.2, 1.3, 1.4, 1.5, 1.6]
-        #expect(all.count == expected.count)
-        for (a, e) in zip(all, expected) { #expect(abs(a - e) < 1e-12, "\(all)") }
-        #expect(v.breaks(after: 1.05, atMost: 6) != nil)
-        #expect(v.breaks(after: 1.05, atMost: 5) == nil)
-        // A column turning millions of times (a roll across most of an 8-digit range) is refused
-        // without listing them: 5,000,000 turns in 1 s.
+        v.animate(from: 0, to: 7, at: 1.6, duration: 0.3)
+        let path = v.unrolled(after: 1.05, period: 10)
+        // No corner per turn: the segments' ends only (the ease's end is the turns' start).
+        let expected = [1.2, 1.2, 1.6, 1.6, 1.9]
+        #expect(path.breaks.count == expected.count)
+        for (a, e) in zip(path.breaks, expected) { #expect(abs(a - e) < 1e-12, "\(path.breaks)") }
+        // It ends on 7 exactly; back at the start it is 7 − 4 turns − the ease's 7 rows − the
+        // last ease's 7: 3 − 50 (five turns of the strip: 3 → 10, four turns, 0 → 7 is 7 more).
+        #expect(path.value(1.9) == 7 && path.value(5) == 7)
+        #expect(path.value(0) == 3 - 50 && path.value(1) == 3 - 50)
+        var t = 0.9, last = path.value(0.9)
+        while t < 2 {
+            t += 0.0005
+            let u = path.value(t)
+            let apart = (u - v.value(at: t)).truncatingRemainder(dividingBy: 10)
+            #expect(min(abs(apart), 10 - abs(apart)) < 1e-9, "at \(t): \(u) and \(v.value(at: t))")
+            // Continuous and never going back: at most 10 rows / 0.1 s × 0.5 ms = 0.05 a step.
+            #expect(u >= last && u - last <= 0.0501, "at \(t): \(last) → \(u)")
+            last = u
+        }
+        // A column turning millions of times (most of an 8-digit range): one line, no list of
+        // its turns: 5,000,000 turns in 1 s, ending on 10.
         var spin = AnimatedValue(0)
         spin.run(RepeatSimulation(from: 0, to: 10, period: 2e-7, count: 5_000_000), at: 0, target: 10)
-        #expect(spin.breaks(after: 0, atMost: 128) == nil)
-        #expect(RepeatSimulation(from: 0, to: 10, period: 0.1, count: 129).breaks(atMost: 128)?.count == 128)
+        let line = spin.unrolled(after: 0, period: 10)
+        #expect(line.breaks == [1.0000000000000002] || line.breaks == [1])
+        #expect(line.value(1) == 10 && line.value(0) == 10 - 50_000_000 && line.value(0.5) == 10 - 25_000_000)
     }
 }
 

@@ -62,6 +62,44 @@ struct RollerTrackTests {
         for k in 0..<2 { #expect(abs(try #require(tracks[k]).offset(at: t).y + roller.row(k) * rowHeight) < 1e-3) }
     }
 
+    @Test(
+        "12 → 4,321: the low columns turn hundreds of times, each on one wrapping track of a few knots, within 0.25 pt of its row every millisecond"
+    )
+    func manyTurnsAreOneLine() throws {
+        let scene = RollerScene.make()
+        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
+        let roller = try #require(scene.widgets[i] as? DigitRoller)
+        let rowHeight = roller.frame.height
+        scene.apply(
+            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 12, "animated": false])), at: 0)
+        scene.advance(to: 1)
+        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 4321])), at: 1)
+        // Its columns re-lay (from 2 to 4) while they roll: only their offsets are on tracks.
+        let cols = Self.columns(scene.render(theme: .light), widget: i)
+        let tracks = try cols.map { try #require($0.track) }
+        #expect(tracks.count == 4)
+        for (k, track) in tracks.enumerated() {
+            let wrap = try #require(track.wrap)
+            #expect(wrap.upper == 0 && wrap.period == 10 * Track.Knot.f32(rowHeight))
+            #expect(track.knots.count <= 20, "column \(k): \(track.knots.count) knots")
+        }
+        var worst = 0.0, t = 1.0
+        while scene.isAnimating, t < 30 {
+            t += 0.001
+            scene.advance(to: t)
+            for k in 0..<4 {
+                let shown = tracks[k].offset(at: t).y
+                #expect(shown > -10 * rowHeight - 1e-3 && shown <= 0)
+                // The same row mod one turn of the strip (its bottom 0 is its top 0).
+                let apart = abs(shown + roller.row(k) * rowHeight).truncatingRemainder(dividingBy: 10 * rowHeight)
+                worst = max(worst, min(apart, 10 * rowHeight - apart))
+            }
+        }
+        #expect(!scene.isAnimating && worst <= 0.25, "\(worst) pt off")
+        #expect((0..<4).map { roller.row($0) } == [1, 2, 3, 4])
+        for k in 0..<4 { #expect(tracks[k].offset(at: t).y == -roller.row(k) * Track.Knot.f32(rowHeight)) }
+    }
+
     @Test("the weight readout under a 2,000 pt/s ruler fling: frames only where a roll starts or the ruler rests")
     func readoutUnderAGlide() throws {
         let scene = RulerScene.make()

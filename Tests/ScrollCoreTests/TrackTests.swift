@@ -29,7 +29,11 @@ struct TrackCase {
             }
             let axesNumber: Int = try need(c["axes"], "axes")
             let axes: Track.Axes = try need(Track.Axes(rawValue: UInt8(axesNumber)), "axes")
-            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots)
+            let wrap = try (c["wrap"] as? [Double]).map { w in
+                guard w.count == 2 else { throw BadTable(what: "wrap") }
+                return Track.Wrap(upper: w[0], period: w[1])
+            }
+            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots, wrap: wrap)
             let at = try (need(c["at"], "at") as [[Double]]).map { ($0[0], $0[1], $0[2]) }
             return TrackCase(name: try need(c["name"], "name"), track: track, at: at)
         }
@@ -71,6 +75,44 @@ struct TrackTests {
         var both = [UInt8]()
         FrameEncoder.appendTrack(&both, cases[4].track)
         #expect(both.count == 11 + 2 * 20)
+        // A wrap: the axes byte says so, and its upper end and period follow the count.
+        let wrapping = try #require(cases.first { $0.track.wrap != nil && $0.track.axes == .y }).track
+        var wrapped = [UInt8]()
+        FrameEncoder.appendTrack(&wrapped, wrapping)
+        #expect(wrapped.count == 11 + 8 + 2 * 12 && wrapped[8] == Track.Axes.y.rawValue | FrameFormat.trackWraps)
+    }
+
+    @Test("a wrapping track rests where its last knot is shown: a layer at rest there is kept")
+    func wrappedRest() throws {
+        var encoder = FrameEncoder()
+        var list = DisplayList()
+        list.scroll()
+        list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1))
+        // Down 2,160 pt (five turns of 400 and 160 more), shown within (−400, 0]: it rests at −160.
+        let track = Track(
+            start: 1, axes: .y,
+            knots: [.init(t: 0, x: 0, y: 0, vx: 0, vy: -2160), .init(t: 1, x: 0, y: -2160, vx: 0, vy: -2160)],
+            wrap: Track.Wrap(upper: 0, period: 400))
+        #expect(track.rest == Point(x: 0, y: -160) && track.offset(at: 2.5) == Point(x: 0, y: -160))
+        #expect(abs(track.offset(at: 1 + 100.0 / 2160).y + 100) < 1e-9)
+        #expect(abs(track.offset(at: 1 + 500.0 / 2160).y + 100) < 1e-9)
+        #expect(abs(track.offset(at: 1 + 1999.0 / 2160).y + 399) < 1e-9)
+        _ = encoder.encode([Layer(id: 1, list: list, track: track)], time: 1)
+        #expect(encoder.encode([Layer(id: 1, list: list, offset: Point(x: 0, y: -160))], time: 2.5).changedLayers == 0)
+        // Where the line ends unwrapped is another place: a move.
+        var other = FrameEncoder()
+        _ = other.encode([Layer(id: 1, list: list, track: track)], time: 1)
+        #expect(other.encode([Layer(id: 1, list: list, offset: Point(x: 0, y: -2160))], time: 2.5).changedLayers == 1)
+        // Five whole turns rest on the wrap's upper end, +0; a column at rest on its top 0 is at −0:
+        // one place, kept.
+        let turns = Track(
+            start: 1, axes: .y,
+            knots: [.init(t: 0, x: 0, y: 0, vx: 0, vy: -2000), .init(t: 1, x: 0, y: -2000, vx: 0, vy: -2000)],
+            wrap: Track.Wrap(upper: 0, period: 400))
+        #expect(turns.rest.y == 0 && turns.rest.y.sign == .plus)
+        var top = FrameEncoder()
+        _ = top.encode([Layer(id: 1, list: list, track: turns)], time: 1)
+        #expect(top.encode([Layer(id: 1, list: list, offset: Point(x: 0, y: -0.0))], time: 2.5).changedLayers == 0)
     }
 
     @Test(
@@ -104,9 +146,11 @@ struct TrackTests {
                 && stopped.layers[0].track == nil)
     }
 
-    @Test("a malformed track is refused by the decoder: no knots, unknown axes, times going back")
+    @Test(
+        "a malformed track is refused by the decoder: no knots, unknown axes, a wrap without a period, times going back"
+    )
     func malformedTracks() throws {
-        func frame(axes: UInt8, knots: [[Float]]) -> [UInt8] {
+        func frame(axes: UInt8, wrap: [Float] = [], knots: [[Float]]) -> [UInt8] {
             var b = FrameEncoder.header(seq: 1, flags: FrameFormat.flagDelta, time: 0, count: 1)
             append16(&b, 1)
             b.append(FrameFormat.layerTrack)
@@ -114,6 +158,7 @@ struct TrackTests {
             append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
             b.append(axes)
             append16(&b, UInt16(knots.count))
+            for v in wrap { append32(&b, v.bitPattern) }
             for k in knots { for v in k { append32(&b, v.bitPattern) } }
             return b
         }
@@ -128,5 +173,17 @@ struct TrackTests {
             try DecodedFrame(frame(axes: 1, knots: [[0, 0, 0], [1, .infinity, 0]]))
         }
         #expect(try DecodedFrame(frame(axes: 1, knots: [[0, 1, 0], [1, 2, 0]])).layers[0].track?.knots.count == 2)
+        // Wraps (bit 4): its upper end and period come first, a period must be > 0; other bits are unknown.
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 8, knots: [[0, 1, 0]])) }
+        #expect(throws: DisplayListDecodingError.self) {
+            try DecodedFrame(frame(axes: 5, wrap: [0, 0], knots: [[0, 1, 0]]))
+        }
+        #expect(throws: DisplayListDecodingError.self) {
+            try DecodedFrame(frame(axes: 5, wrap: [0, -40], knots: [[0, 1, 0]]))
+        }
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 5, wrap: [0], knots: [])) }
+        let wrapped = try #require(
+            try DecodedFrame(frame(axes: 5, wrap: [0, 40], knots: [[0, 60, 0]])).layers[0].track)
+        #expect(wrapped.wrap == Track.Wrap(upper: 0, period: 40) && wrapped.rest == Point(x: -20, y: 0))
     }
 }

@@ -73,17 +73,39 @@ public struct AnimatedValue: Sendable {
         schedule(simulation, target: target, at: time)
     }
 
-    /// Scene times after `time` at which it may jump or turn a corner: where each scheduled
-    /// segment starts and ends, and each turn of a repeating one (a track's fit cuts there);
-    /// nil when there are more than `n` (no track could hold them).
-    public func breaks(after time: Double, atMost n: Int = .max) -> [Double]? {
-        var times: [Double] = []
-        for s in segments {
-            guard let turns = s.motion.simulation.breaks(atMost: n) else { return nil }
-            times += [s.motion.start, s.motion.end] + turns.map { s.motion.start + $0 }
+    /// The value with every turn unrolled (`period`: one turn, 10 for a roller's column): equal to
+    /// `value(at:)` modulo `period`, but where that wraps round (a turn ends, a column restarts at
+    /// the top) this runs on, and it ends on `target` exactly. A wrapping track (`Track.Wrap`) of it
+    /// needs a corner only where one segment hands over to the next: `breaks`, those after `time`.
+    public func unrolled(after time: Double, period: Double) -> (breaks: [Double], value: (Double) -> Double) {
+        struct Piece {
+            var motion: TimedMotion
+            /// Where it rests, as it runs on (a repeat's `target` is one turn's end).
+            var rest: Double
+            var shift: Double
+            func value(at t: Double) -> Double { (t >= motion.end ? rest : motion.position(at: t)) + shift }
         }
-        let after = times.filter { $0 > time }
-        return after.count <= n ? after.sorted() : nil
+        var pieces: [Piece] = []
+        var breaks: [Double] = []
+        for s in segments {
+            let line = s.motion.simulation.unrolled
+            let motion = TimedMotion(line, start: s.motion.start)
+            let rest = s.target + line.finalPosition - s.motion.simulation.finalPosition
+            let before = pieces.last?.value(at: motion.start) ?? base
+            // Whole turns, so that it runs on from where the one before it is.
+            let shift = ((before - motion.position(at: motion.start)) / period).rounded() * period
+            pieces.append(Piece(motion: motion, rest: rest, shift: shift))
+            breaks += [motion.start, motion.end] + line.breaks.map { motion.start + $0 }
+        }
+        // Whole turns again, so that it ends on `target` as `value(at:)` does.
+        let end = pieces.last.map { $0.value(at: $0.motion.end) } ?? base
+        let last = ((target - end) / period).rounded() * period
+        for i in pieces.indices { pieces[i].shift += last }
+        let base = base + last
+        return (
+            breaks.filter { $0 > time }.sorted(),
+            { t in pieces.last(where: { $0.motion.start <= t })?.value(at: t) ?? base }
+        )
     }
 
     /// Forgets what can no longer be reached once time has come to `time` (time only moves

@@ -5,12 +5,15 @@ public struct MotionPlan {
     public var breaks: [Double]
     /// Scene time at which it comes to rest.
     public var end: Double
-    /// The layer's offset at any scene time on the way.
+    /// The layer's offset at any scene time on the way; with `wrap`, as it runs on past a turn.
     public var offset: (Double) -> Point
+    /// How the page wraps it (a roller's column); nil: shown as it is.
+    public var wrap: Track.Wrap?
 
-    public init(breaks: [Double], end: Double, offset: @escaping (Double) -> Point) {
+    public init(breaks: [Double], end: Double, wrap: Track.Wrap? = nil, offset: @escaping (Double) -> Point) {
         self.breaks = breaks
         self.end = end
+        self.wrap = wrap
         self.offset = offset
     }
 }

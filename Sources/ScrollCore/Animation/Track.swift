@@ -29,17 +29,40 @@ public struct Track: Sendable, Equatable {
         static func f32(_ v: Double) -> Double { Double(Float(v)) }
     }
 
+    /// A track whose positions run on past one turn (a roller's column turning 99 times is one
+    /// line, not 99 jumps): each moved coordinate `p` is shown as `upper − ((upper − p) mod period)`,
+    /// within (upper − period, upper]. What is drawn at `p` and at `p ± period` must look the same.
+    public struct Wrap: Sendable, Equatable {
+        public var upper: Double
+        /// > 0.
+        public var period: Double
+
+        public init(upper: Double, period: Double) {
+            precondition(period > 0 && period.isFinite && upper.isFinite, "a wrap has a finite period > 0")
+            (self.upper, self.period) = (Knot.f32(upper), Knot.f32(period))
+        }
+
+        /// The same floating-point steps as track.js, so both show the same point.
+        public func shown(_ p: Double) -> Double {
+            let d = upper - p
+            return upper - (d - (d / period).rounded(.down) * period)
+        }
+    }
+
     /// Room time of t = 0 (seconds since the room was made).
     public var start: Double
     public var axes: Axes
     /// At least one; times never decrease.
     public private(set) var knots: [Knot]
+    /// Nil: the offset is the curve's, as it is.
+    public var wrap: Wrap?
 
-    public init(start: Double, axes: Axes, knots: [Knot]) {
+    public init(start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil) {
         precondition(!knots.isEmpty, "a track has a knot")
         precondition(zip(knots, knots.dropFirst()).allSatisfy { $0.t <= $1.t }, "knot times never decrease")
         self.start = start
         self.axes = axes
+        self.wrap = wrap
         self.knots = knots.map { k in
             var k = k
             if axes == .x { (k.y, k.vy) = (0, 0) }
@@ -51,12 +74,15 @@ public struct Track: Sendable, Equatable {
     /// Room time at which the offset stops changing.
     public var end: Double { start + knots[knots.count - 1].t }
 
+    /// Where it rests: the last knot, as shown.
+    public var rest: Point { shown(knots[knots.count - 1].x, knots[knots.count - 1].y) }
+
     /// The offset at room time `time`.
     public func offset(at time: Double) -> Point {
         let s = time - start
         let first = knots[0], last = knots[knots.count - 1]
-        if s <= first.t { return Point(x: first.x, y: first.y) }
-        if s >= last.t { return Point(x: last.x, y: last.y) }
+        if s <= first.t { return shown(first.x, first.y) }
+        if s >= last.t { return shown(last.x, last.y) }
         // The last knot at or before s: the next one is then strictly after it.
         var lo = 0, hi = knots.count - 1
         while hi - lo > 1 {
@@ -68,8 +94,14 @@ public struct Track: Sendable, Equatable {
         let u = (s - a.t) / h
         let u2 = u * u, u3 = u2 * u
         let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
-        return Point(
-            x: h00 * a.x + h10 * h * a.vx + h01 * b.x + h11 * h * b.vx,
-            y: h00 * a.y + h10 * h * a.vy + h01 * b.y + h11 * h * b.vy)
+        return shown(
+            h00 * a.x + h10 * h * a.vx + h01 * b.x + h11 * h * b.vx,
+            h00 * a.y + h10 * h * a.vy + h01 * b.y + h11 * h * b.vy)
+    }
+
+    /// A point of the curve as the layer shows it: wrapped on the axes it moves.
+    private func shown(_ x: Double, _ y: Double) -> Point {
+        guard let wrap else { return Point(x: x, y: y) }
+        return Point(x: axes == .y ? x : wrap.shown(x), y: axes == .x ? y : wrap.shown(y))
     }
 }

@@ -10,6 +10,9 @@ public enum TrackFitter {
     public static let maxKnots = 256
     /// Nor is one longer than this (s): ours rest within seconds.
     public static let longest = 60.0
+    /// Nor one starting or ending further out than this (pt): float32 places a point there only to
+    /// 1/16 pt, too coarse for the tolerance once a curve adds several (a roll of millions of turns).
+    public static let farthest = Double(1 << 19)
     /// The curve is checked at least this often (s), and at 7 points per segment at least.
     static let checkSpacing = 0.004
     /// Shorter segments are not split again (a motion that needs them is not smooth).
@@ -20,13 +23,16 @@ public enum TrackFitter {
     /// A track for `position` from `start` to `end` (room times), smooth between `breaks`;
     /// nil when it would take more than `maxKnots`. `position` may jump at a break or at `end`
     /// (a motion handing over to a rest a fraction of a point away): the track jumps there too,
-    /// with two knots at that time.
+    /// with two knots at that time. With `wrap`, `position` runs on past a turn and the track
+    /// shows it wrapped (`Track.Wrap`); the fit is of the curve as it runs on.
     public static func fit(
         from start: Double, to end: Double, breaks: [Double] = [], axes: Track.Axes = .x,
-        tolerance: Double = Self.tolerance, position: (Double) -> Point
+        wrap: Track.Wrap? = nil, tolerance: Double = Self.tolerance, position: (Double) -> Point
     ) -> Track? {
         guard start.isFinite, end.isFinite, end - start <= longest else { return nil }
         let end = max(end, start)
+        let ends = [position(start), position(end)]
+        guard ends.allSatisfy({ abs($0.x) <= farthest && abs($0.y) <= farthest }) else { return nil }
         let cuts = [start] + breaks.filter { $0 > start && $0 < end }.sorted() + [end]
         var knots: [Track.Knot] = []
         for (a, b) in zip(cuts, cuts.dropFirst()) where b > a {
@@ -50,7 +56,7 @@ public enum TrackFitter {
             knots.append(Track.Knot(t: end - start, x: rest.x, y: rest.y, vx: 0, vy: 0))
         }
         guard knots.allSatisfy({ [$0.t, $0.x, $0.y, $0.vx, $0.vy].allSatisfy(\.isFinite) }) else { return nil }
-        return Track(start: start, axes: axes, knots: knots)
+        return Track(start: start, axes: axes, knots: knots, wrap: wrap)
     }
 
     private enum Side { case left, right, centre }

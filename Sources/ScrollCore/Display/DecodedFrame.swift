@@ -56,11 +56,20 @@ public struct DecodedFrame: Sendable {
         let at = r.offset
         let start = try r.f64()
         guard start.isFinite else { throw DisplayListDecodingError(offset: at, reason: "a track starting at \(start)") }
-        guard let axes = Track.Axes(rawValue: try r.u8()) else {
+        let flags = try r.u8()
+        guard flags & ~(3 | FrameFormat.trackWraps) == 0, let axes = Track.Axes(rawValue: flags & 3) else {
             throw DisplayListDecodingError(offset: at, reason: "unknown track axes")
         }
         let count = Int(try r.u16())
         guard count > 0 else { throw DisplayListDecodingError(offset: at, reason: "a track without knots") }
+        var wrap: Track.Wrap?
+        if flags & FrameFormat.trackWraps != 0 {
+            let upper = try r.f32(), period = try r.f32()
+            guard upper.isFinite, period.isFinite, period > 0 else {
+                throw DisplayListDecodingError(offset: at, reason: "a track wrapping by \(period) at \(upper)")
+            }
+            wrap = Track.Wrap(upper: upper, period: period)
+        }
         var knots: [Track.Knot] = []
         for _ in 0..<count {
             let t = try r.f32()
@@ -74,6 +83,6 @@ public struct DecodedFrame: Sendable {
             }
             knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy))
         }
-        return Track(start: start, axes: axes, knots: knots)
+        return Track(start: start, axes: axes, knots: knots, wrap: wrap)
     }
 }

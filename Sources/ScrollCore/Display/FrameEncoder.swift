@@ -51,6 +51,8 @@ public enum FrameFormat {
     public static let layerTrack: UInt8 = 3
     /// New ops, the offset moving along a track.
     public static let layerOpsTrack: UInt8 = 4
+    /// A track's axes byte with this bit: it wraps (`Track.Wrap`), and says how after its count.
+    public static let trackWraps: UInt8 = 4
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
@@ -69,11 +71,9 @@ public struct FrameEncoder: Sendable {
         /// its track rests (a track holds its last knot after its end, so a glide that ends as
         /// planned costs nothing more: no frame at all when nothing else changed).
         func holds(_ dx: Float, _ dy: Float) -> Bool {
-            let (x, y) =
-                track.map { ($0.knots[$0.knots.count - 1].x, $0.knots[$0.knots.count - 1].y) } ?? (
-                    Double(self.dx), Double(self.dy)
-                )
-            return Float(x).bitPattern == dx.bitPattern && Float(y).bitPattern == dy.bitPattern
+            let (x, y) = track.map { ($0.rest.x, $0.rest.y) } ?? (Double(self.dx), Double(self.dy))
+            // == and not bits: 0 and −0 (a wrap's upper end and a column at rest on its top 0) are one place.
+            return Float(x) == dx && Float(y) == dy
         }
     }
 
@@ -142,14 +142,15 @@ public struct FrameEncoder: Sendable {
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
     }
 
-    /// start f64, axes u8, knot count u16, then per knot t f32 and, per axis moved, position and
-    /// velocity f32 (x first).
+    /// start f64, axes u8 (+ `FrameFormat.trackWraps`), knot count u16, the wrap's upper and period
+    /// f32 if it wraps, then per knot t f32 and, per axis moved, position and velocity f32 (x first).
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
         let start = track.start.bitPattern
         append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
-        b.append(track.axes.rawValue)
+        b.append(track.axes.rawValue | (track.wrap == nil ? 0 : FrameFormat.trackWraps))
         append16(&b, UInt16(track.knots.count))
         func f(_ v: Double) { append32(&b, Float(v).bitPattern) }
+        if let wrap = track.wrap { f(wrap.upper); f(wrap.period) }
         for k in track.knots {
             f(k.t)
             if track.axes != .y { f(k.x); f(k.vx) }

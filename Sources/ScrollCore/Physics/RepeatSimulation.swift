@@ -16,8 +16,12 @@ public struct RepeatSimulation: Simulation, Equatable {
     public var doneTime: Double { period * Double(count) }
     /// Each turn's end, where it starts again from `from`.
     public var breaks: [Double] { period > 0 && count > 1 ? (1..<count).map { Double($0) * period } : [] }
-    /// Counted before they are listed: `count` may be in the millions.
-    public func breaks(atMost n: Int) -> [Double]? { count - 1 > n ? nil : breaks }
+    /// Its turns end to end: one line from `from`, as far as all of them go (`count` may be in
+    /// the millions: a wrapping track plays this, with no corner per turn).
+    public var unrolled: any Simulation {
+        count > 1
+            ? RepeatSimulation(from: from, to: from + (to - from) * Double(count), period: doneTime, count: 1) : self
+    }
     public var finalPosition: Double { to }
 
     public func position(at t: Double) -> Double {

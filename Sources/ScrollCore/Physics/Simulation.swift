@@ -13,16 +13,13 @@ public protocol Simulation: Sendable {
     /// The `t`s before `doneTime` at which it jumps or turns a corner (a track's fit cuts there);
     /// none for a smooth motion.
     var breaks: [Double] { get }
-    /// `breaks` when there are at most `n`, else nil: a motion with more corners than a track can
-    /// hold need not list them (a roller's column may turn millions of times).
-    func breaks(atMost n: Int) -> [Double]?
+    /// The same motion with its jumps by whole turns taken out (a roller's column turning, see
+    /// `AnimatedValue.unrolled`); itself for a motion that does not wrap.
+    var unrolled: any Simulation { get }
 }
 
 extension Simulation {
     public func isDone(at t: Double) -> Bool { t >= doneTime }
     public var breaks: [Double] { [] }
-    public func breaks(atMost n: Int) -> [Double]? {
-        let all = breaks
-        return all.count <= n ? all : nil
-    }
+    public var unrolled: any Simulation { self }
 }

@@ -243,7 +243,9 @@ public final class Scene {
         }
         if let hit = cached, hit.key == motion.key { return hit.track }
         let track = motion.plan().flatMap { plan in
-            TrackFitter.fit(from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, position: plan.offset)
+            TrackFitter.fit(
+                from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, wrap: plan.wrap, position: plan.offset
+            )
         }
         cached = (motion.key, track)
         return track

@@ -357,9 +357,12 @@ public final class DigitRoller: Widget {
         let motion =
             row.isAnimating(at: now)
             ? LayerMotion(key: DrawingKey(row.endTime, row.target, busyUntil), axes: .y) {
-                // A column turning more often than a track has knots for goes frame by frame.
-                row.breaks(after: now, atMost: TrackFitter.maxKnots / 2).map { breaks in
-                    MotionPlan(breaks: breaks, end: row.endTime) { Point(x: 0, y: -row.value(at: $0) * rowHeight) }
+                // The strip shows the same at y and y − 10 rows: its turns are one line on the page.
+                let path = row.unrolled(after: now, period: 10)
+                return MotionPlan(
+                    breaks: path.breaks, end: row.endTime, wrap: Track.Wrap(upper: 0, period: 10 * rowHeight)
+                ) {
+                    Point(x: 0, y: -path.value($0) * rowHeight)
                 }
             } : nil
         return WidgetPart(key: key, offset: Point(x: 0, y: -row.value(at: now) * rowHeight), motion: motion) {
