@@ -2,7 +2,7 @@
 // glide and played here at the display's rate. Generic: knots and cubic Hermite curves between
 // them, no physics and no widget. Track.swift evaluates the same track the same way.
 
-const AXES_X = 1, AXES_Y = 2, WRAPS = 4;
+const AXES_X = 1, AXES_Y = 2, WRAPS = 4, WIDE = 8;
 
 /** Reads a track at byte `o` of `view`: `{ track, next }` (next: the byte after it), or null if
  *  it is malformed (no knots, unknown axes, a wrap without a period, times going back, a number
@@ -13,9 +13,11 @@ export function readTrack(view, o) {
   const flags = view.getUint8(o + 8);
   const axes = flags & 3;
   const count = view.getUint16(o + 9, true);
-  if (axes < 1 || (flags & ~(3 | WRAPS)) !== 0 || count === 0 || !Number.isFinite(start)) return null;
+  if (axes < 1 || (flags & ~(3 | WRAPS | WIDE)) !== 0 || count === 0 || !Number.isFinite(start)) return null;
   const hasX = (axes & AXES_X) !== 0, hasY = (axes & AXES_Y) !== 0;
-  const size = 4 + (hasX ? 8 : 0) + (hasY ? 8 : 0);
+  // A knot's numbers: float32, or float64 in a wide track (far from the origin, or fast).
+  const wide = (flags & WIDE) !== 0, n = wide ? 8 : 4;
+  const size = n * (1 + (hasX ? 2 : 0) + (hasY ? 2 : 0));
   o += 11;
   let wrap = null;
   if (flags & WRAPS) {
@@ -27,7 +29,7 @@ export function readTrack(view, o) {
   if (o + count * size > view.byteLength) return null;
   const knots = [];
   for (let i = 0; i < count; i++) {
-    const f = (k) => view.getFloat32(o + 4 * k, true);
+    const f = (k) => (wide ? view.getFloat64(o + 8 * k, true) : view.getFloat32(o + 4 * k, true));
     let k = 1;
     const knot = { t: f(0), x: 0, y: 0, vx: 0, vy: 0 };
     if (hasX) { knot.x = f(k); knot.vx = f(k + 1); k += 2; }

@@ -100,6 +100,37 @@ struct RollerTrackTests {
         for k in 0..<4 { #expect(tracks[k].offset(at: t).y == -roller.row(k) * Track.Knot.f32(rowHeight)) }
     }
 
+    @Test(
+        "12 → 98,765,432 (the random button's range): the ones column turns ~10 million times, still one wrapping track, wide, within 0.25 pt every millisecond"
+    )
+    func millionsOfTurnsAreOneLine() throws {
+        let scene = RollerScene.make()
+        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
+        let roller = try #require(scene.widgets[i] as? DigitRoller)
+        let rowHeight = roller.frame.height
+        scene.apply(
+            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 12, "animated": false])), at: 0)
+        scene.advance(to: 1)
+        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 98_765_432])), at: 1)
+        let tracks = try Self.columns(scene.render(theme: .light), widget: i).map { try #require($0.track) }
+        #expect(tracks.count == 8)
+        #expect(
+            tracks[0].wide && tracks.allSatisfy { $0.wrap != nil && $0.knots.count <= 24 },
+            "\(tracks.map(\.knots.count))")
+        var worst = 0.0, t = 1.0
+        while scene.isAnimating, t < 30 {
+            t += 0.001
+            scene.advance(to: t)
+            for k in 0..<8 {
+                let apart = abs(tracks[k].offset(at: t).y + roller.row(k) * rowHeight)
+                    .truncatingRemainder(dividingBy: 10 * rowHeight)
+                worst = max(worst, min(apart, 10 * rowHeight - apart))
+            }
+        }
+        #expect(!scene.isAnimating && worst <= 0.25, "\(worst) pt off")
+        #expect((0..<8).map { roller.row($0) } == [2, 3, 4, 5, 6, 7, 8, 9])
+    }
+
     @Test("the weight readout under a 2,000 pt/s ruler fling: frames only where a roll starts or the ruler rests")
     func readoutUnderAGlide() throws {
         let scene = RulerScene.make()

@@ -24,8 +24,9 @@ struct TrackCase {
         let tolerance: Double = try need(root["tolerance"], "tolerance")
         let rows: [[String: Any]] = try need(root["cases"], "cases")
         let cases = try rows.map { c -> TrackCase in
+            let wide = c["wide"] as? Bool ?? false
             let knots = try (need(c["knots"], "knots") as [[Double]]).map { k in
-                Track.Knot(t: k[0], x: k[1], y: k[2], vx: k[3], vy: k[4])
+                Track.Knot(t: k[0], x: k[1], y: k[2], vx: k[3], vy: k[4], wide: wide)
             }
             let axesNumber: Int = try need(c["axes"], "axes")
             let axes: Track.Axes = try need(Track.Axes(rawValue: UInt8(axesNumber)), "axes")
@@ -33,7 +34,7 @@ struct TrackCase {
                 guard w.count == 2 else { throw BadTable(what: "wrap") }
                 return Track.Wrap(upper: w[0], period: w[1])
             }
-            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots, wrap: wrap)
+            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots, wrap: wrap, wide: wide)
             let at = try (need(c["at"], "at") as [[Double]]).map { ($0[0], $0[1], $0[2]) }
             return TrackCase(name: try need(c["name"], "name"), track: track, at: at)
         }
@@ -55,7 +56,7 @@ struct TrackTests {
         }
     }
 
-    @Test("a track goes through the frame and back unchanged: start in float64, knots in float32")
+    @Test("a track goes through the frame and back unchanged: start in float64, knots in float32 (float64 when wide)")
     func wireRoundTrip() throws {
         let (_, cases) = try TrackCase.load()
         var encoder = FrameEncoder()
@@ -76,10 +77,16 @@ struct TrackTests {
         FrameEncoder.appendTrack(&both, cases[4].track)
         #expect(both.count == 11 + 2 * 20)
         // A wrap: the axes byte says so, and its upper end and period follow the count.
-        let wrapping = try #require(cases.first { $0.track.wrap != nil && $0.track.axes == .y }).track
+        let wrapping = try #require(cases.first { $0.track.wrap != nil && $0.track.axes == .y && !$0.track.wide }).track
         var wrapped = [UInt8]()
         FrameEncoder.appendTrack(&wrapped, wrapping)
         #expect(wrapped.count == 11 + 8 + 2 * 12 && wrapped[8] == Track.Axes.y.rawValue | FrameFormat.trackWraps)
+        // Wide: every number of a knot in float64.
+        let far = try #require(cases.first { $0.track.wide }).track
+        var wide = [UInt8]()
+        FrameEncoder.appendTrack(&wide, far)
+        #expect(wide.count == 11 + 8 + 2 * 24 && wide[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackWide)
+        #expect(far.knots[1].y == -4_000_000_100 && Track.Knot(t: 0, x: 0, y: -4_000_000_100, vx: 0).y == -4e9)
     }
 
     @Test("a wrapping track rests where its last knot is shown: a layer at rest there is kept")
@@ -173,7 +180,9 @@ struct TrackTests {
             try DecodedFrame(frame(axes: 1, knots: [[0, 0, 0], [1, .infinity, 0]]))
         }
         #expect(try DecodedFrame(frame(axes: 1, knots: [[0, 1, 0], [1, 2, 0]])).layers[0].track?.knots.count == 2)
-        // Wraps (bit 4): its upper end and period come first, a period must be > 0; other bits are unknown.
+        // Wraps (bit 4): its upper end and period come first, a period must be > 0; bits past 8 are unknown.
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 16, knots: [[0, 1, 0]])) }
+        // Wide (bit 8): a knot's float32 numbers are too short for it.
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 8, knots: [[0, 1, 0]])) }
         #expect(throws: DisplayListDecodingError.self) {
             try DecodedFrame(frame(axes: 5, wrap: [0, 0], knots: [[0, 1, 0]]))

@@ -21,9 +21,13 @@ public struct Track: Sendable, Equatable {
         /// pt/s.
         public var vx, vy: Double
 
-        public init(t: Double, x: Double, y: Double = 0, vx: Double, vy: Double = 0) {
-            self.t = Self.f32(t)
-            (self.x, self.y, self.vx, self.vy) = (Self.f32(x), Self.f32(y), Self.f32(vx), Self.f32(vy))
+        /// `wide`: every number kept in float64 (a track far from the origin, or fast).
+        public init(t: Double, x: Double, y: Double = 0, vx: Double, vy: Double = 0, wide: Bool = false) {
+            (self.t, self.x, self.y, self.vx, self.vy) = (t, x, y, vx, vy)
+            if !wide {
+                (self.t, self.x, self.y) = (Self.f32(t), Self.f32(x), Self.f32(y))
+                (self.vx, self.vy) = (Self.f32(vx), Self.f32(vy))
+            }
         }
 
         static func f32(_ v: Double) -> Double { Double(Float(v)) }
@@ -56,15 +60,20 @@ public struct Track: Sendable, Equatable {
     public private(set) var knots: [Knot]
     /// Nil: the offset is the curve's, as it is.
     public var wrap: Wrap?
+    /// Its knots go as float64, not float32: float32 places a point 2¹⁹ pt out only to 1/16 pt, and
+    /// a time only to 60 ns, which a roll of millions of turns (billions of points a second) moves
+    /// 100 pt in.
+    public private(set) var wide: Bool
 
-    public init(start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil) {
+    public init(start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil, wide: Bool = false) {
         precondition(!knots.isEmpty, "a track has a knot")
         precondition(zip(knots, knots.dropFirst()).allSatisfy { $0.t <= $1.t }, "knot times never decrease")
         self.start = start
         self.axes = axes
         self.wrap = wrap
+        self.wide = wide
         self.knots = knots.map { k in
-            var k = k
+            var k = Knot(t: k.t, x: k.x, y: k.y, vx: k.vx, vy: k.vy, wide: wide)
             if axes == .x { (k.y, k.vy) = (0, 0) }
             if axes == .y { (k.x, k.vx) = (0, 0) }
             return k

@@ -57,7 +57,9 @@ public struct DecodedFrame: Sendable {
         let start = try r.f64()
         guard start.isFinite else { throw DisplayListDecodingError(offset: at, reason: "a track starting at \(start)") }
         let flags = try r.u8()
-        guard flags & ~(3 | FrameFormat.trackWraps) == 0, let axes = Track.Axes(rawValue: flags & 3) else {
+        guard flags & ~(3 | FrameFormat.trackWraps | FrameFormat.trackWide) == 0,
+            let axes = Track.Axes(rawValue: flags & 3)
+        else {
             throw DisplayListDecodingError(offset: at, reason: "unknown track axes")
         }
         let count = Int(try r.u16())
@@ -70,19 +72,21 @@ public struct DecodedFrame: Sendable {
             }
             wrap = Track.Wrap(upper: upper, period: period)
         }
+        let wide = flags & FrameFormat.trackWide != 0
+        func number() throws -> Double { wide ? try r.f64() : try r.f32() }
         var knots: [Track.Knot] = []
         for _ in 0..<count {
-            let t = try r.f32()
-            let (x, vx) = axes != .y ? (try r.f32(), try r.f32()) : (0, 0)
-            let (y, vy) = axes != .x ? (try r.f32(), try r.f32()) : (0, 0)
+            let t = try number()
+            let (x, vx) = axes != .y ? (try number(), try number()) : (0, 0)
+            let (y, vy) = axes != .x ? (try number(), try number()) : (0, 0)
             guard [t, x, y, vx, vy].allSatisfy(\.isFinite) else {
                 throw DisplayListDecodingError(offset: at, reason: "a track knot that is not finite")
             }
             if let previous = knots.last, t < previous.t {
                 throw DisplayListDecodingError(offset: at, reason: "track knot times go back")
             }
-            knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy))
+            knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy, wide: wide))
         }
-        return Track(start: start, axes: axes, knots: knots, wrap: wrap)
+        return Track(start: start, axes: axes, knots: knots, wrap: wrap, wide: wide)
     }
 }

@@ -53,6 +53,8 @@ public enum FrameFormat {
     public static let layerOpsTrack: UInt8 = 4
     /// A track's axes byte with this bit: it wraps (`Track.Wrap`), and says how after its count.
     public static let trackWraps: UInt8 = 4
+    /// With this one: its knots' numbers are float64 (`Track.wide`).
+    public static let trackWide: UInt8 = 8
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
@@ -142,19 +144,29 @@ public struct FrameEncoder: Sendable {
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
     }
 
-    /// start f64, axes u8 (+ `FrameFormat.trackWraps`), knot count u16, the wrap's upper and period
-    /// f32 if it wraps, then per knot t f32 and, per axis moved, position and velocity f32 (x first).
+    /// start f64, axes u8 (+ `FrameFormat.trackWraps`, `trackWide`), knot count u16, the wrap's
+    /// upper and period f32 if it wraps, then per knot t and, per axis moved, position and velocity
+    /// (x first): f32, or f64 if wide.
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
         let start = track.start.bitPattern
         append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
-        b.append(track.axes.rawValue | (track.wrap == nil ? 0 : FrameFormat.trackWraps))
+        b.append(
+            track.axes.rawValue | (track.wrap == nil ? 0 : FrameFormat.trackWraps)
+                | (track.wide ? FrameFormat.trackWide : 0))
         append16(&b, UInt16(track.knots.count))
         func f(_ v: Double) { append32(&b, Float(v).bitPattern) }
+        func d(_ v: Double) {
+            if track.wide {
+                append32(&b, UInt32(v.bitPattern & 0xFFFF_FFFF)); append32(&b, UInt32(v.bitPattern >> 32))
+            } else {
+                f(v)
+            }
+        }
         if let wrap = track.wrap { f(wrap.upper); f(wrap.period) }
         for k in track.knots {
-            f(k.t)
-            if track.axes != .y { f(k.x); f(k.vx) }
-            if track.axes != .x { f(k.y); f(k.vy) }
+            d(k.t)
+            if track.axes != .y { d(k.x); d(k.vx) }
+            if track.axes != .x { d(k.y); d(k.vy) }
         }
     }
 }
