@@ -2,27 +2,33 @@ import ScrollCore
 
 /// A driving connection's built-in gesture: every `period` seconds a drag of 10 moves
 /// 8 ms apart, 16 pt each (2,000 pt/s, as `widget-bench`'s fling), then a lift that flings
-/// the demo's picker; directions alternate. A new down stops the previous fling, so the picker
-/// never rests and frames flow at the tick rate for the whole run. (The picker, not the ruler:
-/// its ticks grow near the centre, so it is drawn every tick, where a ruler's glide is one
-/// track and a few frames: docs/PROTOCOL.md, "Tracks".)
+/// the demo's picker (or, `y: rulerY`, its ruler); directions alternate. A new down stops the
+/// previous fling, so the widget never rests. The picker's ticks grow near the centre, so it is
+/// drawn every tick and frames flow at the tick rate for the whole run; a ruler's glide is one
+/// track and a few frames (docs/PROTOCOL.md, "Tracks").
 struct FlingScript {
     struct Step: Equatable {
         let phase: PointerPhase
         let x: Double
     }
 
-    /// The picker's row in the demo scene.
-    static let y = DemoScene.pickerFrame.midY
+    /// The picker's and the ruler's rows in the demo scene.
+    static let pickerY = DemoScene.pickerFrame.midY
+    static let rulerY = DemoScene.rulerFrame.midY
     static let moves = 10
     static let moveInterval = 0.008
     static let moveDistance = 16.0
 
     let period: Double
+    /// The row flung.
+    let y: Double
     private var cycle = 0
     private var stepInCycle = 0
 
-    init(period: Double = 1.5) { self.period = period }
+    init(period: Double = 1.5, y: Double = Self.pickerY) {
+        self.period = period
+        self.y = y
+    }
 
     /// The steps due at `elapsed` seconds since the script began, in order.
     mutating func due(at elapsed: Double) -> [Step] {

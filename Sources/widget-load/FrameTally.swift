@@ -12,6 +12,8 @@ struct FrameTally {
     private(set) var firstSeq: UInt32 = 0
     private(set) var lastSeq: UInt32 = 0
     private(set) var bytes = 0
+    /// Messages of any kind (frames, events, semantics, …) received.
+    var messages = 0
 
     /// The frame header: seq and whether it is a delta; nil if the bytes are not a frame.
     static func header(_ bytes: UnsafeRawBufferPointer) -> (seq: UInt32, isDelta: Bool, time: Double)? {

@@ -3,6 +3,9 @@ struct LoadOptions {
     enum Script: String, CaseIterable {
         /// Each room's driver flings the demo's picker every 1.5 s: frames flow at the tick rate.
         case fling
+        /// The same flings on the demo's ruler: each glide goes as one track (docs/PROTOCOL.md,
+        /// "Tracks"), so a client gets a few messages a fling, not a frame a tick.
+        case rulerFling = "ruler-fling"
         /// Room 0's driver holds the ruler and times input-to-frame against echo.
         case drag
         /// Nobody moves: resident memory after connecting, and traffic while idle.

@@ -49,6 +49,8 @@ struct LoadReport: Encodable {
     /// The rooms' own frame rate (frames rendered per second), median over rooms.
     var renderedPerSecond: Double?
     var bytesPerClientPerSecond: Spread
+    /// Every message a client received (frames, events, semantics, …): its sends.
+    var messagesPerClientPerSecond: Spread
     /// Frames (mirror: messages) received per second by all clients together.
     var deliveriesPerSecond: Double
     /// Bytes of each frame (mirror: message) received, over every client.
@@ -90,6 +92,7 @@ struct LoadReport: Encodable {
         }
         renderedPerSecond = Percentiles(rendered).median
         bytesPerClientPerSecond = Spread(peers.map { Double($0.tally.bytes) / seconds })
+        messagesPerClientPerSecond = Spread(peers.map { Double($0.tally.messages) / seconds })
         deliveriesPerSecond = Double(peers.reduce(0) { $0 + $1.tally.frames }) / seconds
         frameBytes = Spread(measure.frameSizes.map(Double.init))
         if options.script == .mirror {

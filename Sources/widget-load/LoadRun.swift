@@ -64,7 +64,9 @@ final class LoadRun: ClientSocketsDelegate {
             targets: targets,
             subprotocol: options.script == .mirror ? MirrorServer.subprotocol : ProtocolVersion.subprotocol)
         peers = Array(repeating: Peer(), count: options.clients)
-        scripts = Array(repeating: FlingScript(), count: options.rooms)
+        scripts = Array(
+            repeating: FlingScript(y: options.script == .rulerFling ? FlingScript.rulerY : FlingScript.pickerY),
+            count: options.rooms)
         roomNewest = Array(repeating: 0, count: options.rooms)
         sockets.delegate = self
     }
@@ -150,10 +152,10 @@ final class LoadRun: ClientSocketsDelegate {
 
     private func runScript(now: Double) {
         switch options.script {
-        case .fling:
+        case .fling, .rulerFling:
             for room in 0..<options.rooms {
                 for step in scripts[room].due(at: now - scriptStart) {
-                    send(room, .pointer(step.phase, x: step.x, y: FlingScript.y))
+                    send(room, .pointer(step.phase, x: step.x, y: scripts[room].y))
                 }
             }
         case .drag:
@@ -249,6 +251,7 @@ final class LoadRun: ClientSocketsDelegate {
         peers[index].bytesTotal += bytes.count
         if phase == .window { peers[index].tally.received(bytes: bytes.count) }
         guard let message = peers[index].message.add(bytes, binary: binary, isLast: isLast) else { return }
+        if phase == .window { peers[index].tally.messages += 1 }
         if options.script == .mirror {
             if !message.binary, let seq = MirrorMessage.seq(message.bytes) {
                 counted(index, seq: seq, isDelta: false, size: message.size)

@@ -36,6 +36,21 @@ import Testing
         #expect((r["serverMemory"] as? [String: Any])?["afterKiB"] is Int)
     }
 
+    @Test("a ruler-fling run: the ruler's glides reach every client, messages of every kind counted")
+    func rulerFlingRun() throws {
+        let server = try ServerProcess()
+        defer { server.stop() }
+        let (report, output) = try run([
+            "--url", server.wsURL, "--clients", "3", "--script", "ruler-fling", "--duration", "2",
+        ])
+        let r = try #require(report, "\(output)")
+        #expect(r["script"] as? String == "ruler-fling" && r["clientsWithFrames"] as? Int == 3, "\(output)")
+        let messages = try #require(r["messagesPerClientPerSecond"] as? [String: Any])
+        let frames = try #require(r["framesPerClientPerSecond"] as? [String: Any])
+        // Events and semantics come besides the frames.
+        #expect((messages["min"] as? Double ?? 0) > (frames["max"] as? Double ?? .infinity), "\(output)")
+    }
+
     @Test("a drag run times input-to-frame and echo on the same connection")
     func dragRun() throws {
         let server = try ServerProcess()
