@@ -24,11 +24,6 @@ func httpCallback(
 /// Does nothing: firing is enough to end a wait in lws_service.
 func wakeCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {}
 
-func tickCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
-    guard let sul, let owner = rs_timer_owner(sul) else { return }
-    Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.tick()
-}
-
 func sweepCallback(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
     guard let sul, let owner = rs_timer_owner(sul) else { return }
     Unmanaged<WebSocketServer>.fromOpaque(owner).takeUnretainedValue().board.sweep()

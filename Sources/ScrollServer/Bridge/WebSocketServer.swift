@@ -21,7 +21,10 @@ public final class WebSocketServer: @unchecked Sendable {
     private var context: OpaquePointer?
     /// What lws keeps pointers into (protocol table, names): freed after the context.
     private var contextMemory: UnsafeMutablePointer<rs_context_memory>?
-    private var tickTimer: UnsafeMutablePointer<rs_timer>?
+    /// The frame clock's: when its tick is due (MonotonicClock), and the thread that wakes the
+    /// loop then (lws's own timers wake it by polling without waiting: see TickPacer).
+    private var tickDue: Double?
+    private var pacer: TickPacer?
     private var sweepTimer: UnsafeMutablePointer<rs_timer>?
     private var leaseTimer: UnsafeMutablePointer<rs_timer>?
     /// The cluster store's answers, from its worker thread to the service thread.
@@ -108,7 +111,9 @@ public final class WebSocketServer: @unchecked Sendable {
         }
         context = ctx
         contextBox.withLock { $0 = ContextHandle(pointer: ctx) }
-        tickTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
+        pacer = TickPacer { [contextBox] in
+            contextBox.withLock { handle in if let handle { lws_cancel_service(handle.pointer) } }
+        }
         sweepTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         leaseTimer = rs_timer_new(Unmanaged.passUnretained(self).toOpaque())
         wakeTimer = rs_timer_new(nil)
@@ -122,12 +127,15 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let context else { return }
         while !stopping.load(ordering: .acquiring) {
             if lws_service(context, 0) < 0 { break }
+            tickIfDue()
             flushSenders()
             http.accepts.checkFailedAccept()
         }
         shutDown(context)
-        for case let t? in [tickTimer, sweepTimer, leaseTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
-        (tickTimer, sweepTimer, leaseTimer, wakeTimer) = (nil, nil, nil, nil)
+        pacer?.stop()
+        pacer = nil
+        for case let t? in [sweepTimer, leaseTimer, wakeTimer] { rs_timer_cancel(t); free(t) }
+        (sweepTimer, leaseTimer, wakeTimer) = (nil, nil, nil)
         http.accepts.detach()
         contextBox.withLock { $0 = nil }
         lws_context_destroy(context)
@@ -147,9 +155,18 @@ public final class WebSocketServer: @unchecked Sendable {
         // A cluster node also waits for its leases to be let go (its rooms' last state written).
         while (!connections.isEmpty || !board.leasesReleased) && MonotonicClock.now() < deadline {
             if lws_service(context, 0) < 0 { break }
+            tickIfDue()
             flushSenders()
         }
         logger.info("shut down", metadata: ["clients": "\(open)", "unanswered": "\(connections.count)"])
+    }
+
+    /// The frame clock's tick, once its time has come (the pacer woke the loop for it, or
+    /// something else did later).
+    private func tickIfDue() {
+        guard let due = tickDue, MonotonicClock.now() >= due else { return }
+        tickDue = nil
+        board.tick()
     }
 
     /// Safe from any thread (signal handlers).
@@ -301,7 +318,11 @@ extension WebSocketServer: Wire {
         lws_callback_on_writable(connection.wsi)
     }
 
-    package func requestTick(after seconds: Double) { schedule(tickTimer, tickCallback, after: seconds) }
+    package func requestTick(after seconds: Double) {
+        let due = MonotonicClock.now() + seconds
+        tickDue = due
+        pacer?.arm(at: due)
+    }
 
     package func requestSweep(after seconds: Double) { schedule(sweepTimer, sweepCallback, after: seconds) }
 
