@@ -46,11 +46,15 @@ final class TickPacer: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Wake at `time` (MonotonicClock seconds) instead of whatever was armed.
+    /// Wake at `time` (MonotonicClock seconds) instead of whatever was armed. Only an earlier time
+    /// wakes the thread to wait again: input moves a room's tick later on every move (the frame
+    /// clock's phase), and a thread woken for each would cost the input's frame a context switch.
+    /// A later one is found when the earlier time comes.
     func arm(at time: Double) {
         pthread_mutex_lock(mutex)
+        let sooner = due.map { time < $0 } ?? true
         due = time
-        pthread_cond_signal(condition)
+        if sooner { pthread_cond_signal(condition) }
         pthread_mutex_unlock(mutex)
     }
 
