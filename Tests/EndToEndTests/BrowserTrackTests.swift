@@ -56,6 +56,35 @@ import Testing
         #expect((answer["misses"] as? [String]) == [], "\(answer)")
     }
 
+    /// What the page's painter translates a layer on `track` by, painted at each of `times` (room
+    /// time): the track goes to the page in a frame, as the server sends it.
+    static func painted(_ track: Track, at times: [Double]) throws -> [Point] {
+        var list = DisplayList()
+        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
+        var encoder = FrameEncoder()
+        let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: track.start)
+        let got = try #require(
+            Chromium.evaluateOnPage(
+                """
+                (async () => {
+                  const m = await import('/js/painter.js');
+                  const store = new m.LayerStore();
+                  if (!store.apply(Uint8Array.from(atob('\(base64(frame.full))'), (c) => c.charCodeAt(0)).buffer)) return [];
+                  return \(times).map((t) => {
+                    const log = [];
+                    const ctx = new Proxy({ canvas: { width: 1, height: 1 } }, {
+                      get: (o, k) => k === 'canvas' ? o.canvas : (...a) => { if (k === 'translate') log.push(a); },
+                      set: () => true,
+                    });
+                    m.paint(ctx, store, 1, 1, null, t);
+                    return log[0];
+                  });
+                })()
+                """) as? [[Double]])
+        #expect(got.count == times.count && got.allSatisfy { $0.count == 2 })
+        return got.map { Point(x: $0[0], y: $0[1]) }
+    }
+
     @Test("the painter scrolls a layer by its track's offset at the time it paints, as Track.swift gives it")
     func paintedAtTheTrackOffset() throws {
         var axis = ScrollAxis(offset: 0, snap: SnapRule(step: 10, mode: .projected, settleDuration: 0.2))
@@ -65,30 +94,8 @@ import Testing
         let path = try #require(axis.plannedPath(from: 0.01))
         let track = try #require(
             TrackFitter.fit(from: 0.01, to: path.end, breaks: path.breaks) { Point(x: -axis.offset(at: $0), y: 0) })
-        var list = DisplayList()
-        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
-        var encoder = FrameEncoder()
-        let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: 0.01)
         let times = [0.0, 0.1, 0.5, 1.0, path.end, path.end + 1]
-        let got = try #require(
-            Chromium.evaluateOnPage(
-                """
-                (async () => {
-                  const m = await import('/js/painter.js');
-                  const store = new m.LayerStore();
-                  if (!store.apply(Uint8Array.from(atob('\(Self.base64(frame.full))'), (c) => c.charCodeAt(0)).buffer)) return [];
-                  return \(times).map((t) => {
-                    const log = [];
-                    const ctx = new Proxy({ canvas: { width: 1, height: 1 } }, {
-                      get: (o, k) => k === 'canvas' ? o.canvas : (...a) => { if (k === 'translate') log.push(a[0]); },
-                      set: () => true,
-                    });
-                    m.paint(ctx, store, 1, 1, null, t);
-                    return log[0];
-                  });
-                })()
-                """) as? [Double])
-        #expect(got.count == times.count)
+        let got = try Self.painted(track, at: times).map(\.x)
         for (t, x) in zip(times, got) {
             // The page paints float64 offsets; Track.swift's are the same numbers.
             #expect(abs(x - track.offset(at: t).x) <= 0.01, "at \(t): painted \(x), the track \(track.offset(at: t).x)")
@@ -111,30 +118,8 @@ import Testing
                 from: 0, to: row.endTime, breaks: path.breaks, axes: .y, wrap: Track.Wrap(upper: 0, period: 400)
             ) { Point(x: 0, y: -path.value($0) * 40) })
         #expect(track.knots.count <= 16 && track.wide == (turns > 1000))
-        var list = DisplayList()
-        list.save(); list.scroll(); list.fillRect(Rect(x: 0, y: 0, width: 1, height: 1)); list.restore()
-        var encoder = FrameEncoder()
-        let frame = encoder.encode([Layer(id: 1, list: list, track: track)], time: 0)
         let times = [0.0, 0.05, 0.3, 0.61, 0.95, 1.1, 1.3, row.endTime, row.endTime + 1]
-        let got = try #require(
-            Chromium.evaluateOnPage(
-                """
-                (async () => {
-                  const m = await import('/js/painter.js');
-                  const store = new m.LayerStore();
-                  if (!store.apply(Uint8Array.from(atob('\(Self.base64(frame.full))'), (c) => c.charCodeAt(0)).buffer)) return [];
-                  return \(times).map((t) => {
-                    const log = [];
-                    const ctx = new Proxy({ canvas: { width: 1, height: 1 } }, {
-                      get: (o, k) => k === 'canvas' ? o.canvas : (...a) => { if (k === 'translate') log.push(a[1]); },
-                      set: () => true,
-                    });
-                    m.paint(ctx, store, 1, 1, null, t);
-                    return log[0];
-                  });
-                })()
-                """) as? [Double])
-        #expect(got.count == times.count)
+        let got = try Self.painted(track, at: times).map(\.y)
         for (t, y) in zip(times, got) {
             #expect(abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)")
             // Within the strip, on the row the column shows (mod one turn), within the spec's 0.25 pt.

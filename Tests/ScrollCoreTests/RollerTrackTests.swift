@@ -6,6 +6,18 @@ import Testing
 /// once and rolls by its layer's offset, a track from each roll's start (docs/PROTOCOL.md,
 /// "Tracks"), so a roll costs its tracks, not a drawing a frame.
 struct RollerTrackTests {
+    /// The roller scene, its roller's widget index, and the roller, set to `n` at 0 s (no roll).
+    static func roller(at n: Int) throws -> (Scene, Int, DigitRoller) {
+        let scene = RollerScene.make()
+        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
+        let roller = try #require(scene.widgets[i] as? DigitRoller)
+        scene.apply(
+            .action(
+                ActionInput(widget: "roller", name: "changeTo", args: ["n": .number(Double(n)), "animated": false])),
+            at: 0)
+        return (scene, i, roller)
+    }
+
     /// The roller's column layers in a frame, ones first.
     static func columns(_ layers: [Layer], widget i: Int) -> [Layer] {
         (0..<DigitRoller.maxColumns).compactMap { k in
@@ -15,12 +27,8 @@ struct RollerTrackTests {
 
     @Test("521 → 542: each column rolls on one track from the change, within 0.25 pt of its row every millisecond")
     func rollIsTracks() throws {
-        let scene = RollerScene.make()
-        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
-        let roller = try #require(scene.widgets[i] as? DigitRoller)
+        let (scene, i, roller) = try Self.roller(at: 521)
         let rowHeight = roller.frame.height
-        scene.apply(
-            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 521, "animated": false])), at: 0)
         var encoder = FrameEncoder()
         _ = encoder.encode(scene.render(theme: .light), time: 0)
         // Its columns re-lay (from 1 to 3) over 0.4 s: drawn where they end.
@@ -62,72 +70,58 @@ struct RollerTrackTests {
         for k in 0..<2 { #expect(abs(try #require(tracks[k]).offset(at: t).y + roller.row(k) * rowHeight) < 1e-3) }
     }
 
-    @Test(
-        "12 → 4,321: the low columns turn hundreds of times, each on one wrapping track of a few knots, within 0.25 pt of its row every millisecond"
-    )
-    func manyTurnsAreOneLine() throws {
-        let scene = RollerScene.make()
-        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
-        let roller = try #require(scene.widgets[i] as? DigitRoller)
+    /// The roller scene's roller at 12, changed to `n` at 1 s: its columns' tracks from that change
+    /// (every column must have one), and how far each column's shown offset strays from its row,
+    /// mod one turn of its strip (the bottom 0 is the top 0), checked every millisecond to the rest.
+    static func rollFrom12(to n: Int) throws -> (roller: DigitRoller, tracks: [Track], worst: Double, end: Double) {
+        let (scene, i, roller) = try roller(at: 12)
         let rowHeight = roller.frame.height
-        scene.apply(
-            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 12, "animated": false])), at: 0)
         scene.advance(to: 1)
-        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 4321])), at: 1)
-        // Its columns re-lay (from 2 to 4) while they roll: only their offsets are on tracks.
-        let cols = Self.columns(scene.render(theme: .light), widget: i)
-        let tracks = try cols.map { try #require($0.track) }
-        #expect(tracks.count == 4)
-        for (k, track) in tracks.enumerated() {
-            let wrap = try #require(track.wrap)
-            #expect(wrap.upper == 0 && wrap.period == 10 * Track.Knot.f32(rowHeight))
-            #expect(track.knots.count <= 20, "column \(k): \(track.knots.count) knots")
-        }
+        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": .number(Double(n))])), at: 1)
+        // Its columns re-lay while they roll: only their offsets are on tracks.
+        let tracks = try Self.columns(scene.render(theme: .light), widget: i).map { try #require($0.track) }
         var worst = 0.0, t = 1.0
         while scene.isAnimating, t < 30 {
             t += 0.001
             scene.advance(to: t)
-            for k in 0..<4 {
-                let shown = tracks[k].offset(at: t).y
+            for (k, track) in tracks.enumerated() {
+                let shown = track.offset(at: t).y
                 #expect(shown > -10 * rowHeight - 1e-3 && shown <= 0)
-                // The same row mod one turn of the strip (its bottom 0 is its top 0).
                 let apart = abs(shown + roller.row(k) * rowHeight).truncatingRemainder(dividingBy: 10 * rowHeight)
                 worst = max(worst, min(apart, 10 * rowHeight - apart))
             }
         }
-        #expect(!scene.isAnimating && worst <= 0.25, "\(worst) pt off")
+        #expect(!scene.isAnimating)
+        return (roller, tracks, worst, t)
+    }
+
+    @Test(
+        "12 → 4,321: the low columns turn hundreds of times, each on one wrapping track of a few knots, within 0.25 pt of its row every millisecond"
+    )
+    func manyTurnsAreOneLine() throws {
+        let (roller, tracks, worst, end) = try Self.rollFrom12(to: 4321)
+        let rowHeight = Track.Knot.f32(roller.frame.height)
+        #expect(tracks.count == 4)
+        for (k, track) in tracks.enumerated() {
+            let wrap = try #require(track.wrap)
+            #expect(wrap.upper == 0 && wrap.period == 10 * rowHeight)
+            #expect(track.knots.count <= 20, "column \(k): \(track.knots.count) knots")
+        }
+        #expect(worst <= 0.25, "\(worst) pt off")
         #expect((0..<4).map { roller.row($0) } == [1, 2, 3, 4])
-        for k in 0..<4 { #expect(tracks[k].offset(at: t).y == -roller.row(k) * Track.Knot.f32(rowHeight)) }
+        for k in 0..<4 { #expect(tracks[k].offset(at: end).y == -roller.row(k) * rowHeight) }
     }
 
     @Test(
         "12 → 98,765,432 (the random button's range): the ones column turns ~10 million times, still one wrapping track, wide, within 0.25 pt every millisecond"
     )
     func millionsOfTurnsAreOneLine() throws {
-        let scene = RollerScene.make()
-        let i = try #require(scene.widgets.firstIndex { $0.id == "roller" })
-        let roller = try #require(scene.widgets[i] as? DigitRoller)
-        let rowHeight = roller.frame.height
-        scene.apply(
-            .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 12, "animated": false])), at: 0)
-        scene.advance(to: 1)
-        scene.apply(.action(ActionInput(widget: "roller", name: "changeTo", args: ["n": 98_765_432])), at: 1)
-        let tracks = try Self.columns(scene.render(theme: .light), widget: i).map { try #require($0.track) }
+        let (roller, tracks, worst, _) = try Self.rollFrom12(to: 98_765_432)
         #expect(tracks.count == 8)
         #expect(
             tracks[0].wide && tracks.allSatisfy { $0.wrap != nil && $0.knots.count <= 24 },
             "\(tracks.map(\.knots.count))")
-        var worst = 0.0, t = 1.0
-        while scene.isAnimating, t < 30 {
-            t += 0.001
-            scene.advance(to: t)
-            for k in 0..<8 {
-                let apart = abs(tracks[k].offset(at: t).y + roller.row(k) * rowHeight)
-                    .truncatingRemainder(dividingBy: 10 * rowHeight)
-                worst = max(worst, min(apart, 10 * rowHeight - apart))
-            }
-        }
-        #expect(!scene.isAnimating && worst <= 0.25, "\(worst) pt off")
+        #expect(worst <= 0.25, "\(worst) pt off")
         #expect((0..<8).map { roller.row($0) } == [2, 3, 4, 5, 6, 7, 8, 9])
     }
 
