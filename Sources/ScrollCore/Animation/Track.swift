@@ -60,9 +60,9 @@ public struct Track: Sendable, Equatable {
     public private(set) var knots: [Knot]
     /// Nil: the offset is the curve's, as it is.
     public var wrap: Wrap?
-    /// Its knots go as float64, not float32: float32 places a point 2¹⁹ pt out only to 1/16 pt, and
-    /// a time only to 60 ns, which a roll of millions of turns (billions of points a second) moves
-    /// 100 pt in.
+    /// Its knots go as float64, not float32 (`TrackFitter.farthest`): float32 places a point 2¹⁷ pt
+    /// out only to 1/64 pt, and a time only to ~60 ns, in which a roll of millions of turns
+    /// (billions of points a second) moves tens of points.
     public private(set) var wide: Bool
 
     public init(start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil, wide: Bool = false) {
