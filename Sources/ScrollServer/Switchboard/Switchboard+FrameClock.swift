@@ -7,7 +7,8 @@ extension Switchboard {
     /// and a tick that beat a late one would be a second frame in that period.
     static let inputGrace = 0.25
 
-    /// A room due this close to now is ticked now (the timer is set in whole microseconds).
+    /// A room due this close to now is ticked now, with the one the wake was for: rooms whose
+    /// phases nearly meet share one wake (TickPacer) instead of one each a fraction of a ms apart.
     static let timerSlack = 0.001
 
     var tickPeriod: Double { 1 / config.tickRate }
