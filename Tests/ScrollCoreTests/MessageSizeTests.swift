@@ -118,10 +118,16 @@ struct MessageSizeTests {
         #expect(sent.count == 8 * EventBudget.perWidget)
     }
 
-    @Test("events with a glide's most sent ahead (128, the server's bound) and a cancel: ≤ 64 KiB")
+    @Test("events with a glide's most sent ahead (512, the server's bound) and a cancel: ≤ 64 KiB")
     func eventsAhead() throws {
-        let ahead = (0..<128).map { _ in
-            SceneEvent(time: Self.longTime, widget: "ruler", kind: .value(999.9, text: "999.9 kg", final: false))
+        // The longest a run's events are: a value, a tick moved to and its click, at distinct times.
+        let ahead = (0..<512).map { i in
+            let t = Self.longTime + Double(i)
+            return [
+                SceneEvent(time: t, widget: "picker", kind: .value(999.9, text: "999.9 kg", final: false)),
+                SceneEvent(time: t, widget: "picker", kind: .moved(100)),
+                SceneEvent(time: t, widget: "picker", kind: .haptic("selection")),
+            ][i % 3]
         }
         let text = ServerMessage.events(
             Self.everyEvent(40), ahead: ahead, cancel: [(widget: "ruler", after: Self.longTime)])

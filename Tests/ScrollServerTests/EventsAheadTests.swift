@@ -57,6 +57,21 @@ struct EventsAheadTests {
         #expect(keyed.ahead == [Self.value(1.126, 73.1)])
     }
 
+    @Test("what input makes at a time the glide's events cover was not sent ahead: it goes as it happens")
+    func inputWithinTheGlide() {
+        var ahead = EventsAhead()
+        _ = ahead.route([], at: 1.0, glides: [("ruler", 7)]) { _ in Self.plan }
+        // A wheel at 1.02 swings it at once to 73.4, a value the plan never had, and makes a new
+        // glide: the step also brought 72.6 (1.016, sent ahead). 73.4 is streamed; 72.6 is not.
+        let wheel = Self.value(1.02, 73.4)
+        let swung = ahead.route([Self.value(1.016, 72.6), wheel], at: 1.02, glides: [("ruler", 8)]) { _ in [] }
+        #expect(swung == EventsAhead.Route(cancel: [.init(widget: "ruler", after: 1.02)], now: [wheel]))
+        // The same value as a planned one but at another time is not the planned one either.
+        _ = ahead.route([], at: 1.1, glides: [("ruler", 9)]) { _ in [Self.value(1.2, 74.0)] }
+        let early = Self.value(1.15, 74.0)
+        #expect(ahead.route([early], at: 1.15, glides: [("ruler", 9)]) { _ in [] } == EventsAhead.Route(now: [early]))
+    }
+
     @Test("two steps in one message: what the second withdraws of the first's ahead is not sent")
     func twoStepsOneMessage() {
         var ahead = EventsAhead()

@@ -11,8 +11,9 @@ import ScrollCore
 /// send (tested as transcripts, `EventsAheadTests`).
 package struct EventsAhead {
     /// A glide with more events than this streams them as they happen, so a message stays within
-    /// the 64 KiB an `events` message may be (MessageSizeTests). The fastest fling makes 111.
-    package static let most = 128
+    /// the 64 KiB an `events` message may be (MessageSizeTests). The ruler's fastest fling makes
+    /// 111; the picker's glide from 0 to 100, a click, a move and a value a tick, 300.
+    package static let most = 512
 
     package struct Cancel: Equatable, Sendable {
         package var widget: String
@@ -42,7 +43,22 @@ package struct EventsAhead {
         let key: Int
         /// What went ahead; empty when nothing did (none to send, or more than `most`).
         let events: [SceneEvent]
+        /// The first of `events` that has not happened yet.
+        var next = 0
         var last: Double { events.last?.time ?? -.infinity }
+
+        /// Whether `event` is one that went ahead (the same, at the same time to the microsecond
+        /// the wire gives), and then notes it happened. What input did at a time the glide
+        /// covers was not foreseen, and goes as it happens: a wheel's clicks as it swings.
+        mutating func foresaw(_ event: SceneEvent) -> Bool {
+            guard
+                let i = events[next...].firstIndex(where: {
+                    abs($0.time - event.time) <= 1e-6 && $0.kind == event.kind
+                })
+            else { return false }
+            next = i + 1
+            return true
+        }
     }
 
     private var plans: [String: Plan] = [:]
@@ -61,11 +77,11 @@ package struct EventsAhead {
         var route = Route()
         // What happened by now of a glide that went ahead was sent, even if the glide ended or
         // changed in this very step (its last reports come with its rest; a catch's own).
-        let sent = plans
-        route.now = events.filter { event in
-            guard let plan = sent[event.widget], event.time <= plan.last else { return true }
-            return event.isFinal
+        for event in events {
+            if plans[event.widget]?.foresaw(event) == true { continue }
+            route.now.append(event)
         }
+        let sent = plans
         // A glide that ended or changed: what of it was still to come is withdrawn.
         for (widget, plan) in sent where !glides.contains(where: { $0.widget == widget && $0.key == plan.key }) {
             plans[widget] = nil
@@ -92,13 +108,5 @@ package struct EventsAhead {
         events.enumerated().sorted { a, b in
             a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
         }.map(\.element)
-    }
-}
-
-extension SceneEvent {
-    /// A value that came to rest.
-    var isFinal: Bool {
-        if case .value(_, _, true) = kind { return true }
-        return false
     }
 }
