@@ -12,7 +12,7 @@ import { Prediction } from "./prediction.js";
 import { EventsAhead } from "./events-ahead.js";
 
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -368,9 +368,9 @@ export class SceneClient {
     this.dirty = false;
     const time = this.clock.now();
     const placed = this.prediction?.placements(this.store, time);
-    paint(this.ctx, this.store, this.scale, this.dpr, this.client, time, placed);
-    const until = this.store.movingUntil();
-    if ((until !== null && time !== null && time < until) || this.prediction?.moving) this.redraw();
+    const pulsing = paint(this.ctx, this.store, this.scale, this.dpr, this.client, time, placed);
+    const until = Math.max(this.store.movingUntil() ?? -Infinity, pulsing ?? -Infinity);
+    if ((time !== null && time < until) || this.prediction?.moving) this.redraw();
     if (this.prediction) this.on.predicted?.(this.prediction.stats);
     if (this.store.seq === 0) return; // nothing received yet
     this.framesPainted += 1;

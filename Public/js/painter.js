@@ -117,29 +117,34 @@ export class LayerStore {
 
 /** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels;
  *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped; `time` is the
- *  room time (s) to paint tracks at (null: the newest frame's); `placed` (id → [dx, dy]) gives
- *  layers another offset (prediction.js). */
+ *  room time (s) to paint tracks and pulses at (null: the newest frame's); `placed` (id → [dx, dy])
+ *  gives layers another offset (prediction.js). Returns the room time until which a pulse painted
+ *  goes on changing (null: none does), so the caller paints again until then. */
 export function paint(ctx, store, scale, dpr, viewer = null, time = null, placed = null) {
   const at = time ?? store.time ?? 0;
   const own = viewer ? new TextEncoder().encode(viewer) : null;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  let until = null;
   for (const id of store.order) {
     ctx.setTransform(scale * dpr, 0, 0, scale * dpr, 0, 0);
     ctx.save();
-    const open = { saves: 0 };
+    const open = { saves: 0, until: null };
     try {
       const moved = placed?.get(id);
       const layer = store.layers.get(id);
-      paintOps(ctx, moved ? { bytes: layer.bytes, dx: moved[0], dy: moved[1] } : onTrack(layer, store.shownAt(id, layer, at)), open, own);
+      const shown = store.shownAt(id, layer, at);
+      paintOps(ctx, moved ? { bytes: layer.bytes, dx: moved[0], dy: moved[1] } : onTrack(layer, shown), open, own, shown);
     } catch {
       // A truncated layer stops where it breaks (like an unknown op); the rest still paints.
     } finally {
       // Unbalanced saves must not leak a clip or transform into the next layer.
       for (; open.saves > 0; open.saves--) ctx.restore();
       ctx.restore();
+      if (open.until !== null) until = Math.max(until ?? -Infinity, open.until);
     }
   }
+  return until;
 }
 
 /** The layer with the offset its track has at room time `at` (a layer without one as it is). */
@@ -153,9 +158,10 @@ function onTrack(layer, at) {
  *  assignment is dropped, so the run's operands are still read (and skipped) exactly once. */
 const NOWHERE = new Proxy({}, { get: () => () => {}, set: () => true });
 
-/** Paints one layer (`{bytes, dx, dy}`), counting its unmatched saves in `open.saves`. `own` is
- *  the viewer's client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
-function paintOps(canvas, layer, open, own) {
+/** Paints one layer (`{bytes, dx, dy}`) at room time `time`, counting its unmatched saves in
+ *  `open.saves` and noting in `open.until` when a pulse it drew stops changing. `own` is the
+ *  viewer's client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
+function paintOps(canvas, layer, open, own, time) {
   const { bytes, dx, dy } = layer;
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let ctx = canvas; // NOWHERE inside the viewer's own run
@@ -227,6 +233,48 @@ function paintOps(canvas, layer, open, own) {
           ctx.moveTo(x0 + i * sx, y0 + i * sy); ctx.lineTo(x1 + i * sx, y1 + i * sy);
         }
         ctx.stroke(); o += 28; break;
+      }
+      case 0x13: { // graded run: marks sized and filled by their distance from the focus as shown
+        const x0 = f(o), y = f(o + 4), step = f(o + 8), n = v.getUint16(o + 12, true), focus = f(o + 14);
+        const grades = v.getUint8(o + 18);
+        o += 19;
+        ctx.save(); // the marks' fills are theirs alone
+        for (let i = 0; i < n; i++) {
+          const x = x0 + i * step, d = Math.abs(x + dx - focus);
+          for (let g = 0; g < grades; g++) {
+            const at = o + 16 * g;
+            if (!(d < f(at))) continue;
+            const w = f(at + 4), h = f(at + 8);
+            ctx.fillStyle = rgba(at + 12);
+            ctx.fillRect(x - w / 2, y - h / 2, w, h);
+            break;
+          }
+        }
+        ctx.restore();
+        o += 16 * grades; break;
+      }
+      case 0x14: { // pulse: a disc from each start, growing and fading for its duration
+        const cx = f(o), cy = f(o + 4), r0 = f(o + 8), r1 = f(o + 12), a0 = f(o + 16), a1 = f(o + 20);
+        const duration = f(o + 24), color = o + 28, base = v.getFloat64(o + 32, true), n = v.getUint16(o + 40, true);
+        o += 42;
+        let start = null;
+        for (let i = 0; i < n; i++) {
+          const s = base + f(o + 4 * i);
+          if (s <= time) start = s;
+        }
+        if (n > 0) {
+          const last = base + f(o + 4 * (n - 1));
+          if (last + duration > time) open.until = Math.max(open.until ?? -Infinity, last + duration);
+        }
+        o += 4 * n;
+        const age = start === null || !(duration > 0) ? 1 : (time - start) / duration;
+        if (age >= 1) break;
+        const alpha = Math.min(Math.max(a0 + (a1 - a0) * age, 0), 1);
+        ctx.save();
+        ctx.fillStyle = `rgba(${v.getUint8(color)},${v.getUint8(color + 1)},${v.getUint8(color + 2)},${v.getUint8(color + 3) / 255 * alpha})`;
+        ctx.beginPath(); ctx.arc(cx, cy, Math.abs(r0 + (r1 - r0) * age), 0, 2 * Math.PI); ctx.fill();
+        ctx.restore();
+        break;
       }
       default: return; // unknown op: stop this layer rather than misread the rest
     }

@@ -34,6 +34,21 @@ import Testing
         case .owner: l.owner("c9"); l.fillRect(Rect(x: 5, y: 5, width: 1, height: 1)); l.owner("")
         case .scroll: l.save(); l.scroll(); l.line(4, 0, 4, 5); l.restore()
         case .lineRun: l.lineRun(0.5, 1, 0.5, 6.25, dx: 10, dy: 0.5, count: 12, skipEvery: 5, skipPhase: 3)
+        case .gradedRun:
+            // Shown at −12.25 (the moved layer's offset), marks 1…3 are 4, 0 and 4 pt from the focus.
+            l.gradedRun(
+                GradedRun(
+                    x0: 1, y: 5, dx: 4, count: 5, focus: -3.25,
+                    grades: [
+                        GradedRun.Grade(below: 2, width: 2, height: 6, fill: Color(10, 20, 30)),
+                        GradedRun.Grade(below: 5, width: 1, height: 4, fill: Color(40, 50, 60, 51)),
+                    ]))
+        case .pulse:
+            // Painted at the frame's time, 2: the start at 1.75 is half way through its 0.5 s.
+            l.pulse(
+                Pulse(
+                    center: Point(x: 3, y: 4), radius: (4, 8), alpha: (1, 0), duration: 0.5, fill: Color(70, 80, 90),
+                    starts: [1.5, 1.75, 2.5]))
         case .fillPolygonSmall:
             l.fillPolygonSmall(
                 center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
@@ -59,8 +74,9 @@ import Testing
         }
     }
 
-    /// The canvas calls each op stands for, from the Swift decoder; `offset` is the layer's.
-    static func expectedCalls(_ ops: [DecodedOp], offset: Point) -> [String] {
+    /// The canvas calls each op stands for, from the Swift decoder; `offset` is the layer's,
+    /// `time` the room time painted at.
+    static func expectedCalls(_ ops: [DecodedOp], offset: Point, time: Double) -> [String] {
         func n(_ v: Double) -> String { JSONValue.format(v) }
         func rgba(_ c: Color) -> String { "rgba(\(c.r),\(c.g),\(c.b),\(n(Double(c.a) / 255)))" }
         let align = ["left", "center", "right"], baseline = ["top", "middle", "alphabetic"]
@@ -99,6 +115,20 @@ import Testing
                 return ["beginPath()"]
                     + run.lines.flatMap { x0, y0, x1, y1 in ["moveTo(\(n(x0)),\(n(y0)))", "lineTo(\(n(x1)),\(n(y1)))"] }
                     + ["stroke()"]
+            case .gradedRun(let run):
+                return ["save()"]
+                    + run.marks(offset: offset.x).flatMap { r, c in
+                        ["fillStyle=\(rgba(c))", "fillRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))"]
+                    } + ["restore()"]
+            case .pulse(let pulse):
+                guard let disc = pulse.disc(at: time) else { return [] }
+                let c = pulse.fill
+                return [
+                    "save()", "fillStyle=rgba(\(c.r),\(c.g),\(c.b),\(n(Double(c.a) / 255 * disc.alpha)))",
+                    "beginPath()",
+                    "arc(\(n(pulse.center.x)),\(n(pulse.center.y)),\(n(disc.radius)),0,\(2 * Double.pi))", "fill()",
+                    "restore()",
+                ]
             }
         }
     }
@@ -123,7 +153,7 @@ import Testing
         #expect(second.delta[FrameFormat.headerSize + 2] == 2)
         let expected = try lists.map { list in
             let decoded = try DisplayListDecoder.decode(list.bytes)
-            return ["setTransform(1,0,0,1,0,0)", "save()"] + Self.expectedCalls(decoded, offset: moved)
+            return ["setTransform(1,0,0,1,0,0)", "save()"] + Self.expectedCalls(decoded, offset: moved, time: 2)
                 + Array(repeating: "restore()", count: Self.openSaves(decoded) + 1)
         }
 

@@ -55,12 +55,12 @@ import Testing
         return all.compactMap { ($0 as? NSNumber)?.intValue }
     }
 
-    /// Checks the vibrate calls made since the `vibrations`-th against the events messages received
-    /// since the `batches`-th: one accepted call per message with haptics, whose pattern has 10 ms
-    /// pulses (at most 20) at least 10 ms apart, each starting when one of the ticks came (after the
-    /// first), and every tick felt in a pulse that starts at most 20 ms before it. Returns what is
-    /// wrong (nothing when all holds) and the number of clicks in each message (a haptic counts
-    /// for its `count`).
+    /// Checks the vibrate calls made since the `vibrations`-th against the batches of haptics the
+    /// page played since the `batches`-th (a message's, or those sent ahead that came due together):
+    /// one accepted call per batch, whose pattern has 10 ms pulses (at most 20) at least 10 ms
+    /// apart, each starting when one of the ticks came (after the first), and every tick felt in a
+    /// pulse that starts at most 20 ms before it. Returns what is wrong (nothing when all holds) and
+    /// the number of clicks in each batch (a haptic counts for its `count`).
     func checkPatterns(_ b: any BrowserPage, batches: Int = 0, vibrations: Int = 0) throws -> (
         problems: [String], ticks: [Int]
     ) {
@@ -68,15 +68,14 @@ import Testing
             b.evaluate(
                 """
                 (() => {
-                  const batches = observed.batches.slice(\(batches)).map(m => m.filter(e => e.type === 'haptic'))
-                    .filter(m => m.length > 0);
+                  const played = observed.played.slice(\(batches)), batches = played.map(p => p.ticks);
                   const calls = observed.vibrations.slice(\(vibrations));
                   const problems = [];
-                  if (calls.length !== batches.length) problems.push(`${batches.length} messages, ${calls.length} calls`);
+                  if (calls.length !== batches.length) problems.push(`${batches.length} batches, ${calls.length} calls`);
                   batches.forEach((ticks, i) => {
                     const call = calls[i], p = call?.pattern ?? [];
                     if (call && !call.accepted) problems.push(`call ${i} refused`);
-                    const due = ticks.map(e => Math.round((e.t - ticks[0].t) * 1000));
+                    const due = ticks.map(t => Math.round((t - ticks[0]) * 1000));
                     const starts = [];
                     let start = 0;
                     for (let k = 0; k < p.length; k += 2) {
@@ -94,7 +93,7 @@ import Testing
                         if (!starts.some(s => s <= d && d < s + 20)) problems.push(`pattern ${p}: tick at ${d} ms not felt`);
                   });
                   // A haptic past a message's budget stands for `count` clicks (docs/PROTOCOL.md, events).
-                  return { problems, ticks: batches.map(m => m.reduce((n, e) => n + (e.count ?? 1), 0)) };
+                  return { problems, ticks: played.map(p => p.counts.reduce((n, c) => n + c, 0)) };
                 })()
                 """) as? [String: Any])
         return (
@@ -178,10 +177,11 @@ import Testing
         try b.press(" ")
         try b.waitFor("\(Self.soundSwitch).checked", timeout: 5)
 
-        // Home: back to tick 0 over 100 ticks (0.2 s), several per 16 ms events message: each
-        // message is one vibration pattern with a pulse per tick, spaced as the ticks; clicks
-        // sound (at most one per 12 ms of audio time, so at least one and at most one per haptic).
-        let before = try b.evaluate("observed.batches.length") as? Int ?? 0
+        // Home: back to tick 0 over 100 ticks (0.2 s), sent ahead and played as they come due,
+        // several together where the page's timer wakes after more than one: each batch is one
+        // vibration pattern with a pulse per tick, spaced as the ticks; clicks sound (at most one
+        // per 12 ms of audio time, so at least one and at most one per haptic).
+        let before = try b.evaluate("observed.played.length") as? Int ?? 0
         _ = try b.evaluate("\(Self.picker).focus()")
         try b.press("Home")
         try b.waitFor("spoken.length >= 2", timeout: 5)
@@ -191,7 +191,7 @@ import Testing
         if vibrates {
             let felt = try checkPatterns(b, batches: before)
             #expect(felt.problems == [])
-            #expect(felt.ticks.reduce(0, +) == 100 && felt.ticks.count < 100, "haptics per message: \(felt.ticks)")
+            #expect(felt.ticks.reduce(0, +) == 100 && felt.ticks.count < 100, "haptics per batch: \(felt.ticks)")
             #expect(c.count == 3 && c[0] == 200 && c[1] == felt.ticks.count, "haptic events, vibrations: \(c)")
         } else {
             #expect(c.count == 3 && c[0] == 200 && c[1] == 0, "haptic events, vibrations: \(c)")

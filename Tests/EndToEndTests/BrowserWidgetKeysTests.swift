@@ -60,10 +60,11 @@ import Testing
         #expect(try press(b, "ArrowDown", "picker", final: 4) == 11)
         #expect(try press(b, "ArrowLeft", "picker", final: 5) == 10)
         #expect(try press(b, "PageDown", "picker", final: 6) == 0)
-        // 1 + 1 + 10 + 1 + 1 + 10 ticks crossed, one `moved` and one haptic each.
-        let haptics = try b.evaluate("observed.events.filter(e => e.type === 'haptic').length") as? Int
+        // 1 + 1 + 10 + 1 + 1 + 10 ticks crossed, one `moved` and one haptic each (sent ahead with
+        // each key's glide, played as they come due).
+        let haptics = try b.evaluate("observed.handled.filter(e => e.type === 'haptic').length") as? Int
         #expect(haptics == 24)
-        let moved = try b.evaluate("observed.events.filter(e => e.type === 'moved').map(e => e.value)") as? [Double]
+        let moved = try b.evaluate("observed.handled.filter(e => e.type === 'moved').map(e => e.value)") as? [Double]
         let up: [Double] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], down: [Double] = [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
         #expect(moved == up + [11, 10] + down)
         // PageDown at 0 is clamped to 0 (0…N): it rests where it was, crossing nothing; End then

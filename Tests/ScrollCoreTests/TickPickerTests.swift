@@ -47,6 +47,17 @@ struct PickerRun {
     // UIKit's normal deceleration: a fling at v pt/s travels v/K pt, K = −1000·ln 0.998.
     let k = -1000 * log(0.998)
 
+    /// The picker's one graded run and the offset its layer is shown at.
+    static func ticks(_ picker: TickPicker) throws -> (run: GradedRun, offset: Double) {
+        var list = DisplayList()
+        picker.render(into: &list, theme: .light)
+        let runs = try DisplayListDecoder.decode(list.bytes).compactMap {
+            if case .gradedRun(let r) = $0 { r } else { nil }
+        }
+        try #require(runs.count == 1)
+        return (runs[0], picker.layerOffset.x)
+    }
+
     @Test(
         "tick look by distance from the centre (seed 003): <5 → 18×2 centre, <16 → 14, <26 → 8, else 4",
         arguments: [
@@ -54,30 +65,47 @@ struct PickerRun {
             (15.99, 14, 1, false), (-10, 14, 1, false), (16, 8, 1, false), (25.99, 8, 1, false),
             (-20, 8, 1, false), (26, 4, 1, false), (-30, 4, 1, false), (190, 4, 1, false),
         ])
-    func tickLook(distance: Double, height: Double, width: Double, centre: Bool) {
-        let look = TickPicker.TickLook(distance: distance)
-        #expect(look.height == height && look.width == width && look.isCentre == centre)
+    func tickLook(distance: Double, height: Double, width: Double, centre: Bool) throws {
+        let run = GradedRun(x0: 0, y: 0, dx: 10, count: 1, focus: 0, grades: TickPicker.grades(.light))
+        let grade = try #require(run.grade(at: distance))
+        #expect(grade.height == height && grade.width == width)
+        // The centre tick in the text colour; the others the secondary text at 60 % (#AAA-ish on white).
+        var grey = Theme.light.secondaryText
+        grey.a = 153
+        #expect(grade.fill == (centre ? Theme.light.text : grey))
     }
 
     @Test("at rest on 0: ticks 10 pt apart, centred vertically, graded; padding reaches the left edge")
     func drawnTicks() throws {
         let run = PickerRun()
-        var list = DisplayList()
-        run.picker.render(into: &list, theme: .light)
+        let (ticks, offset) = try Self.ticks(run.picker)
         let frame = PickerScene.pickerFrame
-        var ticks: [Double: Rect] = [:]
-        for op in try DisplayListDecoder.decode(list.bytes) {
-            if case .fillRect(let r) = op, r.width <= 2 { ticks[(r.midX * 100).rounded() / 100] = r }
-        }
+        var shown: [Double: Rect] = [:]
+        for (r, _) in ticks.marks(offset: offset) { shown[((r.midX + offset) * 100).rounded() / 100] = r }
         // The seed pads ceil(195 / 10.5) = 19 ticks before 0: x = 195 − 190 = 5 is the first.
         #expect(run.picker.paddingTicks == 19)
-        #expect(ticks.keys.min() == 5)
+        #expect(shown.keys.min() == 5)
+        // 0…100 and 19 either side: every tick is in the one op, whatever the offset.
+        #expect(ticks.count == 139 && ticks.dx == 10)
         for (dx, height) in [(0.0, 18.0), (10, 14), (-10, 14), (20, 8), (-20, 8), (30, 4), (-190, 4), (190, 4)] {
-            let r = try #require(ticks[195 + dx], "tick at \(dx)")
+            let r = try #require(shown[195 + dx], "tick at \(dx)")
             #expect(r.height == height, "tick at \(dx)")
             #expect(abs(r.midY - frame.midY) < 1e-4)
         }
-        #expect(ticks[195]?.width == 2)
+        #expect(shown[195]?.width == 2)
+    }
+
+    @Test("dragged 47 pt: the same ops, the layer's offset −47; the tick of 5 is the centre one, 3 pt off")
+    func draggedTicks() throws {
+        var run = PickerRun()
+        let before = try Self.ticks(run.picker)
+        run.pointer(.down, x: 300, at: 0)
+        run.pointer(.move, x: 253, at: 1)
+        let after = try Self.ticks(run.picker)
+        #expect(after.run == before.run && after.offset == -47)
+        let centre = after.run.marks(offset: after.offset).filter { $0.rect.width == 2 }
+        // Tick 5 at content x 195 + 50 is shown at 198: 3 pt right of the centre.
+        #expect(centre.count == 1 && centre.first.map { $0.rect.midX + after.offset } == 198)
     }
 
     @Test("the range is exactly 0…N: dragging far past either end stops there and emits nothing beyond")
@@ -277,17 +305,21 @@ struct PickerRun {
         run.key("ArrowRight", at: 0)
         // The ease crosses 5 pt (boundary 0|1) at its midpoint, 0.1 s.
         run.apply(.leave(client: "nobody"), at: 0.12)
-        var list = DisplayList()
-        run.picker.render(into: &list, theme: .light)
-        let circles = try DisplayListDecoder.decode(list.bytes).filter {
-            if case .fillCircle = $0 { true } else { false }
+        func pulses() throws -> [Pulse] {
+            var list = DisplayList()
+            run.picker.render(into: &list, theme: .light)
+            return try DisplayListDecoder.decode(list.bytes).compactMap {
+                if case .pulse(let p) = $0 { p } else { nil }
+            }
         }
-        #expect(circles.count == 1)
+        let ring = try #require(try pulses().first)
+        #expect(ring.starts.count == 1 && abs(ring.starts[0] - 0.1) < 1e-6)
+        // 0.02 s into 0.15: radius 12 + 6 · 0.02/0.15, alpha 0.35 · (1 − 0.02/0.15).
+        let disc = try #require(ring.disc(at: 0.12))
+        #expect(abs(disc.radius - 12.8) < 1e-5 && abs(disc.alpha - 0.35 * 13 / 15) < 1e-6)
+        #expect(ring.disc(at: 0.2501) == nil && ring.fill == Theme.light.accent)
         run.apply(.leave(client: "nobody"), at: 0.26)
-        list = DisplayList()
-        run.picker.render(into: &list, theme: .light)
-        #expect(
-            !(try DisplayListDecoder.decode(list.bytes)).contains { if case .fillCircle = $0 { true } else { false } })
+        #expect(try pulses().isEmpty)
         run.settle()
         #expect(!run.scene.isAnimating)
     }

@@ -82,27 +82,49 @@ final class BoardHarness {
     /// largest events message, and whether the connection was closed.
     func readEvents(_ id: UInt64) -> (haptics: Int, lastMoved: Int?, largestMessage: Int, closed: Bool) {
         var result = (haptics: 0, lastMoved: Int?.none, largestMessage: 0, closed: false)
-        while board.owesMore(id) {
+        // As the page keeps them (Public/js/events-ahead.js): what happened, and what was sent
+        // ahead and not withdrawn, each (time, widget, type, value or count).
+        var known: [(t: Double, widget: String, type: String, n: Int, ahead: Bool)] = []
+        func note(_ event: [String: Any], at t: Double, ahead: Bool) {
+            guard let widget = event["widget"] as? String, let type = event["type"] as? String else { return }
+            let n = type == "haptic" ? (event["count"] as? Int) ?? 1 : (event["value"] as? Int) ?? 0
+            known.append((t, widget, type, n, ahead))
+        }
+        loop: while board.owesMore(id) {
             switch board.next(id) {
             case .write(let payload, .text):
                 let json = try? JSONSerialization.jsonObject(with: Data(payload.text.utf8)) as? [String: Any]
-                guard json?["type"] as? String == "events", let events = json?["events"] as? [[String: Any]] else {
+                guard json?["type"] as? String == "events" else {
                     if json?["type"] as? String == "error" { result.closed = true }
                     continue
                 }
                 result.largestMessage = max(result.largestMessage, payload.count)
-                for event in events {
-                    switch event["type"] as? String {
-                    case "haptic": result.haptics += (event["count"] as? Int) ?? 1
-                    case "moved": result.lastMoved = event["value"] as? Int
-                    default: break
+                if ProcessInfo.processInfo.environment["DUMPEV"] != nil { print("EV", payload.text.prefix(600)) }
+                for void in json?["cancel"] as? [[String: Any]] ?? [] {
+                    let widget = void["widget"] as? String, after = void["after"] as? Double ?? .infinity
+                    known.removeAll { $0.ahead && $0.widget == widget && $0.t > after }
+                }
+                for event in json?["events"] as? [[String: Any]] ?? [] {
+                    note(event, at: event["t"] as? Double ?? 0, ahead: false)
+                }
+                // Runs: `t` an array, every other field an array of one value per event or one value.
+                for run in json?["ahead"] as? [[String: Any]] ?? [] {
+                    for (i, t) in (run["t"] as? [Double] ?? []).enumerated() {
+                        note(run.mapValues { ($0 as? [Any]).map { $0[i] } ?? $0 }, at: t, ahead: true)
                     }
                 }
             case .close:
                 result.closed = true
-                return result
+                break loop
             default:
                 continue
+            }
+        }
+        for event in known.enumerated().sorted(by: { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }) {
+            switch event.element.type {
+            case "haptic": result.haptics += event.element.n
+            case "moved": result.lastMoved = event.element.n
+            default: break
             }
         }
         return result
@@ -155,9 +177,11 @@ final class BoardHarness {
         pointer(id, .up, x: 60, y: y, t: t)
     }
 
-    /// The picker's middle (`join(scene: "picker")`): a fling there draws a frame every tick (its
-    /// ticks grow near the centre), where the ruler's glide is one track.
+    /// The picker's middle (`join(scene: "picker")`): a fling there glides for over 3 s, one track.
     static let pickerY = PickerScene.pickerFrame.midY
+    /// The carousel's middle (`join(scene: "carousel")`): a fling there draws a frame every tick
+    /// for about a second (its items scale as they near the centre).
+    static let carouselY = CarouselScene.carouselFrame.midY
 
     /// The tick timer fires if it is due by `time`: the clock moves to it and the board ticks.
     /// Returns whether it fired.

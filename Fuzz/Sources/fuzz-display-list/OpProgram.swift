@@ -71,6 +71,29 @@ struct OpProgram {
             expected.append(
                 .fillPolygon(
                     points.map { Point(x: center.x + Double($0.x) * unit, y: center.y + Double($0.y) * unit) }))
+        case .gradedRun:
+            let (x0, y, dx) = (input.float(), input.float(), input.float())
+            let count = Int(input.u8()) | Int(input.u8()) << 8, focus = input.float()
+            let grades = (0..<Int(input.u8())).map { _ in
+                GradedRun.Grade(
+                    below: input.float(), width: input.float(), height: input.float(), fill: color(&input))
+            }
+            let run = GradedRun(x0: x0, y: y, dx: dx, count: count, focus: focus, grades: grades)
+            list.gradedRun(run); expected.append(.gradedRun(run))
+        case .pulse:
+            let center = Point(x: input.float(), y: input.float())
+            let radius = (from: input.float(), to: input.float()), alpha = (from: input.float(), to: input.float())
+            let (duration, fill, base) = (input.float(), color(&input), input.float())
+            let starts = (0..<Int(input.u8())).map { _ in base + input.float() }
+            list.pulse(
+                Pulse(center: center, radius: radius, alpha: alpha, duration: duration, fill: fill, starts: starts))
+            // Read back as the decoder's docs say: each start a float32 after the first.
+            let first = starts.first ?? 0
+            expected.append(
+                .pulse(
+                    Pulse(
+                        center: center, radius: radius, alpha: alpha, duration: duration, fill: fill,
+                        starts: starts.map { first + Double(Float($0 - first)) })))
         case .text:
             // ≤ 3 × 300 bytes of UTF-8: within the u16 length, so nothing is cut.
             let s = input.string(maxBytes: 300)

@@ -86,7 +86,6 @@ public struct AnimatedValue: Sendable {
             func value(at t: Double) -> Double { (t >= motion.end ? rest : motion.position(at: t)) + shift }
         }
         var pieces: [Piece] = []
-        var breaks: [Double] = []
         for s in segments {
             let line = s.motion.simulation.unrolled
             let motion = TimedMotion(line, start: s.motion.start)
@@ -95,17 +94,22 @@ public struct AnimatedValue: Sendable {
             // Whole turns, so that it runs on from where the one before it is.
             let shift = ((before - motion.position(at: motion.start)) / period).rounded() * period
             pieces.append(Piece(motion: motion, rest: rest, shift: shift))
-            breaks += [motion.start, motion.end] + line.breaks.map { motion.start + $0 }
         }
         // Whole turns again, so that it ends on `target` as `value(at:)` does.
         let end = pieces.last.map { $0.value(at: $0.motion.end) } ?? base
         let last = ((target - end) / period).rounded() * period
         for i in pieces.indices { pieces[i].shift += last }
         let base = base + last
-        return (
-            breaks.filter { $0 > time }.sorted(),
-            { t in pieces.last(where: { $0.motion.start <= t })?.value(at: t) ?? base }
-        )
+        return (breaks(after: time), { t in pieces.last(where: { $0.motion.start <= t })?.value(at: t) ?? base })
+    }
+
+    /// The times after `time` where one segment, or one part of a segment's simulation, hands
+    /// over to the next, in order: a track of it needs a corner (or a jump) only there.
+    public func breaks(after time: Double) -> [Double] {
+        segments.flatMap { s in
+            let start = s.motion.start
+            return [start, s.motion.end] + s.motion.simulation.unrolled.breaks.map { start + $0 }
+        }.filter { $0 > time }.sorted()
     }
 
     /// Forgets what can no longer be reached once time has come to `time` (time only moves

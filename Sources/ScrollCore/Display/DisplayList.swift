@@ -19,6 +19,10 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case scroll = 0x10  // — (translate by the layer's offset)
     case lineRun = 0x11  // x0, y0, x1, y1, dx, dy, count u16, skipEvery u8, skipPhase u8
     case fillPolygonSmall = 0x12  // cx, cy, unit, count u8, then count × (x i8, y i8)
+    /// x0, y, dx, count u16, focus, grades u8, then grades × (below, width, height, r, g, b, a u8)
+    case gradedRun = 0x13
+    /// cx, cy, r0, r1, a0, a1, duration, r, g, b, a (u8), base f64, count u16, then count × (start − base)
+    case pulse = 0x14
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -77,6 +81,30 @@ public struct DisplayList: Sendable, Equatable {
         u16(UInt16(count)); bytes.append(UInt8(skipEvery)); bytes.append(UInt8(skipPhase))
     }
 
+    /// A row of marks sized and filled by their distance from a point as shown (`GradedRun`):
+    /// 20 bytes and 16 a grade, however many marks, and the same ops whatever the layer's offset.
+    public mutating func gradedRun(_ run: GradedRun) {
+        precondition((0...Int(UInt16.max)).contains(run.count), "a graded run has at most 65535 marks")
+        precondition(run.grades.count <= 255, "a graded run has at most 255 grades")
+        op(.gradedRun); f(run.x0); f(run.y); f(run.dx); u16(UInt16(run.count)); f(run.focus)
+        bytes.append(UInt8(run.grades.count))
+        for g in run.grades {
+            f(g.below); f(g.width); f(g.height); color(g.fill)
+        }
+    }
+
+    /// A disc that starts again at given room times, growing and fading (`Pulse`); its starts
+    /// go as float32 seconds after the first, so a glide's clicks are 4 bytes each.
+    public mutating func pulse(_ pulse: Pulse) {
+        precondition(pulse.starts.count <= Int(UInt16.max), "a pulse has at most 65535 starts")
+        op(.pulse); f(pulse.center.x); f(pulse.center.y); f(pulse.radius.from); f(pulse.radius.to)
+        f(pulse.alpha.from); f(pulse.alpha.to); f(pulse.duration); color(pulse.fill)
+        let base = pulse.starts.first ?? 0
+        append64(&bytes, base.bitPattern)
+        u16(UInt16(pulse.starts.count))
+        for start in pulse.starts { f(start - base) }
+    }
+
     public mutating func fillPolygon(_ points: [Point]) {
         precondition(points.count <= 255, "polygon has more than 255 points")
         op(.fillPolygon); bytes.append(UInt8(points.count))
@@ -129,4 +157,7 @@ public struct DisplayList: Sendable, Equatable {
 package func append16(_ b: inout [UInt8], _ v: UInt16) { b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8)) }
 package func append32(_ b: inout [UInt8], _ v: UInt32) {
     b.append(UInt8(v & 0xFF)); b.append(UInt8(v >> 8 & 0xFF)); b.append(UInt8(v >> 16 & 0xFF)); b.append(UInt8(v >> 24))
+}
+package func append64(_ b: inout [UInt8], _ v: UInt64) {
+    append32(&b, UInt32(v & 0xFFFF_FFFF)); append32(&b, UInt32(v >> 32))
 }

@@ -19,6 +19,8 @@ public enum DecodedOp: Sendable, Equatable {
     /// Translate by the layer's offset (`Layer.offset`).
     case scroll
     case lineRun(LineRun)
+    case gradedRun(GradedRun)
+    case pulse(Pulse)
 }
 
 /// `DisplayList.lineRun`'s operands.
@@ -139,6 +141,26 @@ public enum DisplayListDecoder {
                         LineRun(
                             x0: x0, y0: y0, x1: x1, y1: y1, dx: dx, dy: dy, count: count, skipEvery: every,
                             skipPhase: phase)))
+            case .gradedRun:
+                let x0 = try r.f32(), y = try r.f32(), dx = try r.f32()
+                let count = Int(try r.u16()), focus = try r.f32()
+                var grades: [GradedRun.Grade] = []
+                for _ in 0..<Int(try r.u8()) {
+                    grades.append(
+                        GradedRun.Grade(below: try r.f32(), width: try r.f32(), height: try r.f32(), fill: try color()))
+                }
+                ops.append(.gradedRun(GradedRun(x0: x0, y: y, dx: dx, count: count, focus: focus, grades: grades)))
+            case .pulse:
+                let center = Point(x: try r.f32(), y: try r.f32())
+                let radius = (from: try r.f32(), to: try r.f32()), alpha = (from: try r.f32(), to: try r.f32())
+                let duration = try r.f32(), fill = try color(), base = try r.f64()
+                var starts: [Double] = []
+                for _ in 0..<Int(try r.u16()) { starts.append(base + (try r.f32())) }
+                ops.append(
+                    .pulse(
+                        Pulse(
+                            center: center, radius: radius, alpha: alpha, duration: duration, fill: fill,
+                            starts: starts)))
             }
         }
         return ops

@@ -126,8 +126,7 @@ public struct FrameEncoder: Sendable {
         var b: [UInt8] = [FrameFormat.kind, UInt8(ProtocolVersion.current), flags, 0]
         b.reserveCapacity(1024)
         append32(&b, seq)
-        let t = time.bitPattern
-        append32(&b, UInt32(t & 0xFFFF_FFFF)); append32(&b, UInt32(t >> 32))
+        append64(&b, time.bitPattern)
         append16(&b, UInt16(count))
         return b
     }
@@ -148,8 +147,7 @@ public struct FrameEncoder: Sendable {
     /// upper and period f32 if it wraps, then per knot t and, per axis moved, position and velocity
     /// (x first): f32, or f64 if wide.
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
-        let start = track.start.bitPattern
-        append32(&b, UInt32(start & 0xFFFF_FFFF)); append32(&b, UInt32(start >> 32))
+        append64(&b, track.start.bitPattern)
         b.append(
             track.axes.rawValue | (track.wrap == nil ? 0 : FrameFormat.trackWraps)
                 | (track.wide ? FrameFormat.trackWide : 0))
@@ -157,7 +155,7 @@ public struct FrameEncoder: Sendable {
         func f(_ v: Double) { append32(&b, Float(v).bitPattern) }
         func d(_ v: Double) {
             if track.wide {
-                append32(&b, UInt32(v.bitPattern & 0xFFFF_FFFF)); append32(&b, UInt32(v.bitPattern >> 32))
+                append64(&b, v.bitPattern)
             } else {
                 f(v)
             }

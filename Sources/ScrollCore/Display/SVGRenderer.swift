@@ -5,26 +5,27 @@
 public enum SVGRenderer {
     public static let fontFamily = "DejaVu Sans"
 
-    /// The scene's current frame.
+    /// The scene's current frame, at its time.
     public static func render(_ scene: Scene, theme: Theme) throws -> String {
-        try render(scene.render(theme: theme), size: scene.size)
+        try render(scene.render(theme: theme), size: scene.size, time: scene.time)
     }
 
-    public static func render(_ layers: [Layer], size: Size) throws -> String {
+    public static func render(_ layers: [Layer], size: Size, time: Double = 0) throws -> String {
         render(
             ops: try layers.map { try DisplayListDecoder.decode($0.list.bytes) }, ids: layers.map(\.id),
-            offsets: layers.map(\.offset), size: size)
+            offsets: layers.map(\.offset), size: size, time: time)
     }
 
     /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …) and
-    /// `offsets` are what each layer's `scroll` ops translate by (default none).
+    /// `offsets` are what each layer's `scroll` ops translate by (default none); `time` is the room
+    /// time pulses are drawn at.
     public static func render(
-        ops layers: [[DecodedOp]], ids: [UInt16]? = nil, offsets: [Point]? = nil, size: Size
+        ops layers: [[DecodedOp]], ids: [UInt16]? = nil, offsets: [Point]? = nil, size: Size, time: Double = 0
     ) -> String {
         var out =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(num(size.width))\" height=\"\(num(size.height))\""
             + " viewBox=\"0 0 \(num(size.width)) \(num(size.height))\">\n"
-        var writer = SVGWriter()
+        var writer = SVGWriter(time: time)
         for (i, ops) in layers.enumerated() {
             let id = ids.map { Int($0[i]) } ?? i
             out += "<g id=\"layer-\(id)\">\n"
@@ -71,8 +72,12 @@ private struct SVGWriter {
     private var state = State()
     private var saved: [State] = []
     private var clipCount = 0
-    /// The layer's offset, for its `scroll` ops.
+    /// The layer's offset, for its `scroll` ops and graded runs.
     private var offset = Point.zero
+    /// Room time, for pulses.
+    let time: Double
+
+    init(time: Double) { self.time = time }
 
     /// One layer, from the canvas's default state (the painter saves/restores around each).
     mutating func paint(_ ops: [DecodedOp], offset: Point, into out: inout String) {
@@ -114,8 +119,7 @@ private struct SVGWriter {
         case .setAlpha(let a):
             state.alpha = min(max(a, 0), 1)
         case .fillRect(let r):
-            let r = normalized(r)
-            out += "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"\(fill)/>\n"
+            fillRect(r, state.fill, into: &out)
         case let .fillRoundRect(r, radius):
             let r = normalized(r)
             // Like canvas roundRect: the radius never exceeds half the shorter side.
@@ -128,6 +132,14 @@ private struct SVGWriter {
             line(x0, y0, x1, y1, into: &out)
         case .lineRun(let run):
             for (x0, y0, x1, y1) in run.lines { line(x0, y0, x1, y1, into: &out) }
+        case .gradedRun(let run):
+            // Each mark in its grade's fill; the state's fill stays as it was, as in the painter.
+            for (rect, color) in run.marks(offset: offset.x) { fillRect(rect, color, into: &out) }
+        case .pulse(let pulse):
+            guard let disc = pulse.disc(at: time) else { break }
+            let fill = paint("fill", pulse.fill, alpha: min(max(disc.alpha, 0), 1))
+            out +=
+                "<circle cx=\"\(n(pulse.center.x))\" cy=\"\(n(pulse.center.y))\" r=\"\(n(abs(disc.radius)))\"\(fill)/>\n"
         case .fillPolygon(let points):
             let list = points.map { "\(n($0.x)),\(n($0.y))" }.joined(separator: " ")
             out += "<polygon points=\"\(list)\"\(fill)/>\n"
@@ -159,6 +171,12 @@ private struct SVGWriter {
         for _ in 0..<count { out += "</g>\n" }
     }
 
+    private func fillRect(_ r: Rect, _ color: Color, into out: inout String) {
+        let r = normalized(r)
+        out +=
+            "<rect x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(r.width))\" height=\"\(n(r.height))\"\(paint("fill", color))/>\n"
+    }
+
     private func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, into out: inout String) {
         out += "<line x1=\"\(n(x0))\" y1=\"\(n(y0))\" x2=\"\(n(x1))\" y2=\"\(n(y1))\"\(stroke)/>\n"
     }
@@ -166,13 +184,14 @@ private struct SVGWriter {
     private var fill: String { paint("fill", state.fill) }
     private var stroke: String { paint("stroke", state.stroke) + " stroke-width=\"\(n(state.lineWidth))\"" }
 
-    private func paint(_ attribute: String, _ c: Color) -> String {
+    /// `alpha`: a factor of the op's own (a pulse's fade) on top of the colour's and the state's.
+    private func paint(_ attribute: String, _ c: Color, alpha: Double = 1) -> String {
         let hex = [c.r, c.g, c.b].map { b in
             let s = String(b, radix: 16)
             return b < 16 ? "0" + s : s
         }.joined()
         var s = " \(attribute)=\"#\(hex)\""
-        let opacity = Double(c.a) / 255 * state.alpha
+        let opacity = Double(c.a) / 255 * state.alpha * alpha
         if opacity < 1 { s += " \(attribute)-opacity=\"\(SVGRenderer.num(opacity, decimals: 3))\"" }
         return s
     }

@@ -37,9 +37,23 @@ public final class TickPicker: DialOwner, ReadoutSource {
     public var isAnimating: Bool { dial.isMoving || isPulsing }
     /// What its count shows.
     public var readoutValue: ReadoutValue { .number(value) }
-    /// The offset, and the time while the centre tick pulses.
-    public var drawingKey: DrawingKey? { DrawingKey(contentOffset, isPulsing ? dial.now : -1) }
+    /// Its ticks are one graded run sliding with its layer's offset, so only its rings change its
+    /// drawing: a glide's, all drawn when it starts (its clicks are known then), or else the last
+    /// click's while it pulses.
+    public var drawingKey: DrawingKey? {
+        if let glide = dial.glideKey { return DrawingKey(1, Double(glide)) }
+        return DrawingKey(0, isPulsing ? dial.lastCrossing : -1)
+    }
     private var isPulsing: Bool { dial.now - dial.lastCrossing < Self.pulseDuration }
+
+    /// Content offset x is under the centre.
+    public var layerOffset: Point { Point(x: -contentOffset, y: 0) }
+    /// A glide is one track: the ticks grade themselves as the page plays it.
+    public var layerMotion: LayerMotion? { dial.glideMotion(origin: 0) }
+    /// Its glide's clicks, moves and values go ahead with their times, as the ruler's: the page
+    /// plays each click as the track brings its tick to the centre.
+    public var glideKey: Int? { dial.glideKey }
+    public func eventsAhead() -> [SceneEvent] { dial.eventsAhead() }
 
     /// Padding ticks beyond each end: the seed's `ceil(centerX / 10.5)`.
     public var paddingTicks: Int { Int(((frame.midX - frame.minX) / 10.5).rounded(.up)) }
@@ -86,56 +100,54 @@ public final class TickPicker: DialOwner, ReadoutSource {
 
     // MARK: drawing
 
-    /// A tick's look by its distance d from the centre (seed 003): the centre tick is
-    /// 18 × 2 pt in the text colour; the rest 14, 8 or 4 pt tall, 1 pt wide, light grey.
-    public struct TickLook: Sendable, Equatable {
-        public var height: Double
-        public var width: Double
-        public var isCentre: Bool
-
-        public init(distance d: Double) {
-            switch abs(d) {
-            case ..<5: (height, width, isCentre) = (18, 2, true)
-            case ..<16: (height, width, isCentre) = (14, 1, false)
-            case ..<26: (height, width, isCentre) = (8, 1, false)
-            default: (height, width, isCentre) = (4, 1, false)
-            }
-        }
+    /// A tick's grade by its distance from the centre (seed 003): the centre tick (nearer than
+    /// 5 pt) is 18 × 2 pt in the text colour; the rest 14 (nearer than 16), 8 (than 26) or 4 pt
+    /// tall, 1 pt wide, the seed's light grey (UIColor.lightGray, #AAA on white), taken from the
+    /// theme at 60 % so that it reads on dark too.
+    public static func grades(_ theme: Theme) -> [GradedRun.Grade] {
+        var grey = theme.secondaryText
+        grey.a = UInt8((Double(grey.a) * 0.6).rounded())
+        return [
+            GradedRun.Grade(below: 5, width: 2, height: 18, fill: theme.text),
+            GradedRun.Grade(below: 16, width: 1, height: 14, fill: grey),
+            GradedRun.Grade(below: 26, width: 1, height: 8, fill: grey),
+            GradedRun.Grade(below: .infinity, width: 1, height: 4, fill: grey),
+        ]
     }
 
+    /// When its rings start: a glide's clicks from when it is first drawn (and the click before,
+    /// while it pulses), kept for the glide so that every drawing of it is the same; else the last
+    /// click while it pulses.
+    private var ringStarts: [Double] {
+        let last = isPulsing ? [dial.lastCrossing] : []
+        guard let glide = dial.glideKey else { return last }
+        if let rings = glideRings, rings.glide == glide { return rings.starts }
+        glideRings = (glide, last + dial.crossingsAhead())
+        return glideRings!.starts
+    }
+    private var glideRings: (glide: Int, starts: [Double])?
+
     public func render(into list: inout DisplayList, theme: Theme) {
-        let centre = frame.midX, spacing = dial.scale.spacing, offset = contentOffset
+        let centre = frame.midX, spacing = dial.scale.spacing
         list.save()
         list.clip(frame)
         list.setFill(theme.surface)
         list.fillRect(frame)
-        if isPulsing {
-            // A ring that fades and widens from the click, behind the centre tick.
-            let age = (dial.now - dial.lastCrossing) / Self.pulseDuration
-            list.setAlpha(0.35 * (1 - age))
-            list.setFill(theme.accent)
-            list.fillCircle(center: Point(x: centre, y: frame.midY), radius: 12 + 6 * age)
-            list.setAlpha(1)
+        let starts = ringStarts
+        if !starts.isEmpty {
+            // A ring that fades and widens from each click, behind the centre tick.
+            list.pulse(
+                Pulse(
+                    center: Point(x: centre, y: frame.midY), radius: (12, 18), alpha: (0.35, 0),
+                    duration: Self.pulseDuration, fill: theme.accent, starts: starts))
         }
-        let lowest = max(-paddingTicks, Int(((offset - frame.width / 2) / spacing).rounded(.down)))
-        let highest = min(maxValue + paddingTicks, Int(((offset + frame.width / 2) / spacing).rounded(.up)))
-        var centreTick: Rect?
-        // The seed's light grey (UIColor.lightGray, #AAA on white), taken from the theme so
-        // that it reads on dark too.
-        list.setFill(theme.secondaryText)
-        list.setAlpha(0.6)
-        for n in lowest...highest {
-            let x = centre + Double(n) * spacing - offset
-            let look = TickLook(distance: x - centre)
-            let rect = Rect(
-                x: x - look.width / 2, y: frame.midY - look.height / 2, width: look.width, height: look.height)
-            if look.isCentre { centreTick = rect } else { list.fillRect(rect) }
-        }
-        list.setAlpha(1)
-        if let centreTick {
-            list.setFill(theme.text)
-            list.fillRect(centreTick)
-        }
+        // Every tick, padding included, at content x = centre + n·spacing: the layer's offset
+        // (−contentOffset) brings the centre value's under the centre.
+        list.scroll()
+        list.gradedRun(
+            GradedRun(
+                x0: centre - Double(paddingTicks) * spacing, y: frame.midY, dx: spacing,
+                count: maxValue + 2 * paddingTicks + 1, focus: centre, grades: Self.grades(theme)))
         list.restore()
     }
 }

@@ -38,7 +38,7 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     public var valueText: String { Self.format.text(tenths) }
     public var isAnimating: Bool { dial.isMoving }
     /// Its glide's value reports go ahead: the glide is one track, so nothing else would be sent
-    /// per tick. (The picker's clicks stay with its frames: a haptic meets its tick's paint.)
+    /// per tick.
     public var glideKey: Int? { dial.glideKey }
     public func eventsAhead() -> [SceneEvent] { dial.eventsAhead() }
     /// What its readout shows: tenths, read with `format`.
@@ -135,12 +135,8 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     /// A glide whose whole path is drawn: its offset as a track.
     public var layerMotion: LayerMotion? {
         guard let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide else { return nil }
-        let dial = dial, drawn = drawn, origin = drawn.origin
-        return LayerMotion(key: DrawingKey(Double(dial.revision), origin, drawn.hi - drawn.lo), axes: .x) {
-            dial.axis.plannedPath(from: dial.now).map { path in
-                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
-            }
-        }
+        let drawn = drawn
+        return dial.glideMotion(origin: drawn.origin, drawing: drawn.hi - drawn.lo)
     }
 
     public func render(into list: inout DisplayList, theme: Theme) {

@@ -167,8 +167,7 @@ public protocol Widget: AnyObject {
     /// While it moves on its own and only input could change how: a key naming this glide (any
     /// input that changes it changes the key). A room then sends `eventsAhead()` at once, with
     /// their times, instead of each as it happens (docs/PROTOCOL.md, "Events ahead"). Nil: its
-    /// events go as they happen (held, at rest, or its events must meet its frames: the picker's
-    /// clicks).
+    /// events go as they happen (held, or at rest).
     var glideKey: Int? { get }
     /// Every event it will make from now until it rests if no input comes, but the rest's own
     /// (a final value, said at the rest); asked once per `glideKey`.

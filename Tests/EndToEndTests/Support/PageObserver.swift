@@ -5,8 +5,14 @@ import Testing
 /// the page does: they only listen, and pass every call through.
 extension BrowserPage {
     /// From the next navigation on, the page records in `window.observed`:
-    /// - `events`: every event of every `events` message the server sends, in order;
+    /// - `events`: every event of every `events` message the server sends, in order (not those
+    ///   sent ahead: see `handled`);
     /// - `batches`: each `events` message's events (one array per message);
+    /// - `handled`: every event the page handles, as it plays it: those that came as they happened
+    ///   and those sent ahead, each at its time (`SceneClient.events`, wrapped);
+    /// - `played`: each batch of haptics the page plays (`Feedback.haptics`, which vibrates at once)
+    ///   as `{ at, ticks, counts }`: `performance.now()` then, the haptics' room times, and the clicks
+    ///   each stands for (`count`, or 1);
     /// - `vibrations`: each `navigator.vibrate` call as `{pattern, accepted, at}` (the pattern as
     ///   an array; `accepted` is what the browser returned; `at`, `performance.now()`), the real
     ///   call being made as before;
@@ -19,7 +25,25 @@ extension BrowserPage {
         try addInitScript(
             """
             (() => {
-              const observed = window.observed = { events: [], batches: [], vibrations: [], frames: 0, lastFrameAt: 0 };
+              const observed = window.observed = {
+                events: [], batches: [], handled: [], played: [], vibrations: [], frames: 0, lastFrameAt: 0,
+              };
+              // By the page's own URL, so the modules are the page's (and a blank page skips them).
+              const module = (path) => location.protocol.startsWith('http') ? import(location.origin + path) : Promise.reject();
+              module('/js/client.js').then(({ SceneClient }) => {
+                const events = SceneClient.prototype.events;
+                SceneClient.prototype.events = function (batch) {
+                  observed.handled.push(...batch);
+                  return events.call(this, batch);
+                };
+              }, () => {});
+              module('/js/feedback.js').then(({ Feedback }) => {
+                const haptics = Feedback.prototype.haptics;
+                Feedback.prototype.haptics = function (events) {
+                  observed.played.push({ at: performance.now(), ticks: events.map((e) => e.t), counts: events.map((e) => e.count ?? 1) });
+                  return haptics.call(this, events);
+                };
+              }, () => {});
               const NativeWebSocket = window.WebSocket;
               window.WebSocket = class extends NativeWebSocket {
                 constructor(...args) {

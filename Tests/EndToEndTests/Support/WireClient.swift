@@ -141,33 +141,33 @@ final class WireClient {
         var description: String { "\(id) \(color)" }
     }
 
-    /// Every `value` event of `widget` received so far, in time order: `(value, final, t)` — those
-    /// sent ahead too, less what a `cancel` withdrew (docs/PROTOCOL.md, "Events ahead"), as a page
-    /// plays them.
-    func valueEvents(_ widget: String = "ruler") -> [(value: Double, final: Bool, t: Double)] {
-        func values(_ list: Any?, ahead: Bool) -> [(value: Double, final: Bool, t: Double, ahead: Bool)] {
-            (list as? [[String: Any]] ?? []).compactMap { e in
-                guard e["widget"] as? String == widget, e["type"] as? String == "value", let v = e["value"] as? Double
-                else { return nil }
-                return (v, e["final"] as? Bool == true, e["t"] as? Double ?? -1, ahead)
-            }
-        }
-        var got: [(value: Double, final: Bool, t: Double, ahead: Bool)] = []
+    /// Every event received so far as a page plays it (docs/PROTOCOL.md, "Events ahead"): those
+    /// that came as they happened and those sent ahead, less what a `cancel` withdrew, in time
+    /// order (one time's events in the order they came).
+    func playedEvents() -> [[String: Any]] {
+        var got: [(event: [String: Any], t: Double, ahead: Bool)] = []
         for m in messages where m["type"] as? String == "events" {
-            for void in m["cancel"] as? [[String: Any]] ?? [] where void["widget"] as? String == widget {
-                let after = void["after"] as? Double ?? .infinity
-                got.removeAll { $0.ahead && $0.t > after }
+            for void in m["cancel"] as? [[String: Any]] ?? [] {
+                let widget = void["widget"] as? String, after = void["after"] as? Double ?? .infinity
+                got.removeAll { $0.ahead && $0.event["widget"] as? String == widget && $0.t > after }
             }
+            for e in m["events"] as? [[String: Any]] ?? [] { got.append((e, e["t"] as? Double ?? -1, false)) }
             // `ahead` comes as runs: `t` an array, every other field an array or one value for all.
-            let ahead = (m["ahead"] as? [[String: Any]] ?? []).flatMap { run in
-                ((run["t"] as? [Double]) ?? []).indices.map { i in
-                    run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }
+            for run in m["ahead"] as? [[String: Any]] ?? [] {
+                for (i, t) in ((run["t"] as? [Double]) ?? []).enumerated() {
+                    got.append((run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }, t, true))
                 }
             }
-            got += values(m["events"], ahead: false) + values(ahead, ahead: true)
         }
-        return got.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map {
-            ($0.element.value, $0.element.final, $0.element.t)
+        return got.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element.event)
+    }
+
+    /// Every `value` event of `widget` as a page plays it (`playedEvents`): `(value, final, t)`.
+    func valueEvents(_ widget: String = "ruler") -> [(value: Double, final: Bool, t: Double)] {
+        playedEvents().compactMap { e in
+            guard e["widget"] as? String == widget, e["type"] as? String == "value", let v = e["value"] as? Double
+            else { return nil }
+            return (v, e["final"] as? Bool == true, e["t"] as? Double ?? -1)
         }
     }
 

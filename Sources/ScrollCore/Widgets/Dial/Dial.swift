@@ -114,6 +114,23 @@ public final class Dial {
     /// Names the glide while it moves on its own (its axis's revision); nil while held or at rest.
     var glideKey: Int? { glide == nil ? nil : revision }
 
+    /// Its glide as its widget's layer offset (`origin` − the content offset, on x), for a track:
+    /// nil while held or at rest. `drawing` is what else the widget's drawing of the glide depends on.
+    func glideMotion(origin: Double, drawing: Double = 0) -> LayerMotion? {
+        guard glide != nil else { return nil }
+        // The axis is copied only when the key is new and the plan asked for.
+        return LayerMotion(key: DrawingKey(Double(revision), origin, drawing), axes: .x) { [self] in
+            axis.plannedPath(from: now).map { path in
+                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
+            }
+        }
+    }
+
+    /// The times of the ticks it will cross from now until it rests if no input comes.
+    func crossingsAhead() -> [Double] {
+        eventsAhead().compactMap { if case .moved = $0.kind { $0.time } else { nil } }
+    }
+
     /// What it will report from now until it rests if no input comes, the rest's own final
     /// report not included: a copy of the dial run to the end of its planned path. Reports
     /// are stamped with exact times whatever the steps, so these are the ones the frame clock

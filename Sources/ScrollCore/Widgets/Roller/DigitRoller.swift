@@ -348,33 +348,36 @@ public final class DigitRoller: Widget {
             i <= decimals || rollingTo >= Int(pow(10, Double(i)))
             || row.value(at: now).truncatingRemainder(dividingBy: 10) != 0
         let still = RollerPlan.digits(of: number, count: rows.count)[i]
-        let settled = now >= lefts[i].endTime
-        let x = lefts[i].target
-        // The strip is the same whatever the column shows; reduced motion draws the digit.
-        let key = { (theme: Theme) in
-            settled ? DrawingKey(shown ? 1 : 0, x, theme.reducedMotion ? Double(still) : -1) : nil
-        }
+        let left = lefts[i], x = left.target
+        // The strip is drawn where the column will stand and slid there while the columns re-lay
+        // (a new one grows in): the same drawing all the way. Reduced motion draws the digit.
+        let key = { (theme: Theme) in DrawingKey(shown ? 1 : 0, x, theme.reducedMotion ? Double(still) : -1) }
+        let sliding = left.isAnimating(at: now)
         let motion =
-            row.isAnimating(at: now)
-            ? LayerMotion(key: DrawingKey(row.endTime, row.target, busyUntil), axes: .y) {
+            row.isAnimating(at: now) || sliding
+            ? LayerMotion(
+                key: DrawingKey(row.endTime, row.target, busyUntil, left.endTime), axes: sliding ? .both : .y
+            ) {
                 // The strip shows the same at y and y − 10 rows: its turns are one line on the page.
+                // Columns only ever slide right as they re-lay, so x stays in the wrap's (−10 rows, 0].
                 let path = row.unrolled(after: now, period: 10)
                 return MotionPlan(
-                    breaks: path.breaks, end: row.endTime, wrap: Track.Wrap(upper: 0, period: 10 * rowHeight)
+                    breaks: (path.breaks + (sliding ? left.breaks(after: now) : [])).sorted(),
+                    end: max(row.endTime, left.endTime), wrap: Track.Wrap(upper: 0, period: 10 * rowHeight)
                 ) {
-                    Point(x: 0, y: -path.value($0) * rowHeight)
+                    Point(x: left.value(at: $0) - x, y: -path.value($0) * rowHeight)
                 }
             } : nil
-        return WidgetPart(key: key, offset: Point(x: 0, y: -row.value(at: now) * rowHeight), motion: motion) {
+        let offset = Point(x: left.value(at: now) - x, y: -row.value(at: now) * rowHeight)
+        return WidgetPart(key: key, offset: offset, motion: motion) {
             [self] list, theme in
             guard shown else { return }
-            let left = theme.reducedMotion ? x : lefts[i].value(at: now)
             list.save()
             list.clip(frame)
             list.setFill(theme.text)
             if theme.reducedMotion {
                 list.text(
-                    String(still), x: left, y: frame.midY, size: fontSize, align: .center, baseline: .middle,
+                    String(still), x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle,
                     weight: .bold
                 )
             } else {
@@ -382,7 +385,7 @@ public final class DigitRoller: Widget {
                 // Row 10 is the bottom 0 (a turn ends there before it starts again at the top).
                 for r in 0...10 {
                     list.text(
-                        String(r % 10), x: left, y: frame.midY + Double(r) * rowHeight, size: fontSize, align: .center,
+                        String(r % 10), x: x, y: frame.midY + Double(r) * rowHeight, size: fontSize, align: .center,
                         baseline: .middle, weight: .bold)
                 }
             }
