@@ -2,17 +2,19 @@ import ScrollCore
 
 /// A driving connection's built-in gesture: every `period` seconds a drag of 10 moves
 /// 8 ms apart, 16 pt each (2,000 pt/s, as `widget-bench`'s fling), then a lift that flings
-/// the demo's picker (or, `y: rulerY`, its ruler); directions alternate. A new down stops the
-/// previous fling, so the widget never rests. The picker's ticks grow near the centre, so it is
-/// drawn every tick and frames flow at the tick rate for the whole run; a ruler's glide is one
-/// track and a few frames (docs/PROTOCOL.md, "Tracks").
+/// a row of the demo: its carousel, picker or ruler (`y`); directions alternate. A new down stops
+/// the previous fling, so the widget never rests. The carousel's items scale near the centre, so
+/// it is drawn anew every tick and frames flow at the tick rate for the whole run (its glide lasts
+/// about a second: `period` 1 s); a picker's or a ruler's glide is one track and a few frames
+/// (docs/PROTOCOL.md, "Tracks").
 struct FlingScript {
     struct Step: Equatable {
         let phase: PointerPhase
         let x: Double
     }
 
-    /// The picker's and the ruler's rows in the demo scene.
+    /// The carousel's, the picker's and the ruler's rows in the demo scene.
+    static let carouselY = DemoScene.carouselFrame.midY
     static let pickerY = DemoScene.pickerFrame.midY
     static let rulerY = DemoScene.rulerFrame.midY
     static let moves = 10
@@ -25,7 +27,7 @@ struct FlingScript {
     private var cycle = 0
     private var stepInCycle = 0
 
-    init(period: Double = 1.5, y: Double = Self.pickerY) {
+    init(period: Double = 1, y: Double = Self.carouselY) {
         self.period = period
         self.y = y
     }

@@ -1,10 +1,12 @@
 /// One run's shape: how many connections, where, and what the driving connections do.
 struct LoadOptions {
     enum Script: String, CaseIterable {
-        /// Each room's driver flings the demo's picker every 1.5 s: frames flow at the tick rate.
+        /// Each room's driver flings the demo's carousel every second: frames flow at the tick rate.
         case fling
-        /// The same flings on the demo's ruler: each glide goes as one track (docs/PROTOCOL.md,
-        /// "Tracks"), so a client gets a few messages a fling, not a frame a tick.
+        /// The same flings on the demo's picker, every 1.5 s: each glide goes as one track with its
+        /// clicks sent ahead (docs/PROTOCOL.md, "Tracks"), so a client gets a few messages a fling.
+        case pickerFling = "picker-fling"
+        /// The same on the demo's ruler.
         case rulerFling = "ruler-fling"
         /// Room 0's driver holds the ruler and times input-to-frame against echo.
         case drag

@@ -64,9 +64,13 @@ final class LoadRun: ClientSocketsDelegate {
             targets: targets,
             subprotocol: options.script == .mirror ? MirrorServer.subprotocol : ProtocolVersion.subprotocol)
         peers = Array(repeating: Peer(), count: options.clients)
-        scripts = Array(
-            repeating: FlingScript(y: options.script == .rulerFling ? FlingScript.rulerY : FlingScript.pickerY),
-            count: options.rooms)
+        let script =
+            switch options.script {
+            case .pickerFling: FlingScript(period: 1.5, y: FlingScript.pickerY)
+            case .rulerFling: FlingScript(period: 1.5, y: FlingScript.rulerY)
+            default: FlingScript()
+            }
+        scripts = Array(repeating: script, count: options.rooms)
         roomNewest = Array(repeating: 0, count: options.rooms)
         sockets.delegate = self
     }
@@ -152,7 +156,7 @@ final class LoadRun: ClientSocketsDelegate {
 
     private func runScript(now: Double) {
         switch options.script {
-        case .fling, .rulerFling:
+        case .fling, .pickerFling, .rulerFling:
             for room in 0..<options.rooms {
                 for step in scripts[room].due(at: now - scriptStart) {
                     send(room, .pointer(step.phase, x: step.x, y: scripts[room].y))

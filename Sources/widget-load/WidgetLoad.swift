@@ -62,7 +62,7 @@ extension WidgetLoad {
 
         @Option(
             help:
-                "fling: continuous flings of the picker; ruler-fling: of the ruler; drag: input-to-frame against echo; idle: memory and idle traffic."
+                "fling: continuous flings of the carousel; picker-fling: of the picker; ruler-fling: of the ruler; drag: input-to-frame against echo; idle: memory and idle traffic."
         )
         var script = "fling"
 
