@@ -96,6 +96,7 @@ public final class Dial {
     /// ticks) as if it had settled there: a restored snapshot.
     func rest(onIndex index: Int, offset: Double? = nil) {
         ticks = TickDial(scale: ticks.scale, index: index, offset: offset, snaps: ticks.snaps, clicks: ticks.clicks)
+        ahead = nil  // a new axis counts its revisions afresh
         contentOffset = ticks.offset(at: now)
         self.index = ticks.index
         settled = (self.index, contentOffset)
@@ -136,6 +137,15 @@ public final class Dial {
     /// are stamped with exact times whatever the steps, so these are the ones the frame clock
     /// would bring (`EventsAheadDialTests`). Empty while held or at rest.
     func eventsAhead() -> [SceneEvent] {
+        // Asked twice per glide, in the same step: for the room's events ahead and the picker's rings.
+        if let hit = ahead, hit.revision == revision, hit.now == now { return hit.events }
+        let events = runAhead()
+        ahead = (revision, now, events)
+        return events
+    }
+    private var ahead: (revision: Int, now: Double, events: [SceneEvent])?
+
+    private func runAhead() -> [SceneEvent] {
         guard glide != nil, let end = ticks.axis.plannedPath(from: now)?.end else { return [] }
         var future = ticks
         var reports: [DialEvent] = []
