@@ -253,6 +253,27 @@ function paintOps(canvas, layer, open, own, time) {
         ctx.restore();
         o += 16 * grades; break;
       }
+      case 0x15: { // lens: a save, then a scale and a shift by where the layer shows the centre
+        const cx = f(o), cy = f(o + 4), focus = f(o + 8), n = v.getUint8(o + 12);
+        o += 13;
+        const d = Math.abs(cx + dx - focus);
+        let s = 1, shift = 0;
+        if (n > 0) {
+          // The last knot at or before d (the later of two at one d), then linear to the next.
+          let i = 0;
+          while (i + 1 < n && f(o + 12 * (i + 1)) <= d) i++;
+          const k = (j) => [f(o + 12 * j), f(o + 12 * j + 4), f(o + 12 * j + 8)];
+          const [d0, s0, y0] = k(i);
+          if (d < d0 || i + 1 >= n) { s = s0; shift = y0; } else {
+            const [d1, s1, y1] = k(i + 1), u = (d - d0) / (d1 - d0);
+            s = s0 + (s1 - s0) * u; shift = y0 + (y1 - y0) * u;
+          }
+        }
+        o += 12 * n;
+        if (ctx === canvas) { ctx.save(); open.saves++; }
+        ctx.translate(cx, cy + shift); ctx.scale(s, s); ctx.translate(-cx, -cy);
+        break;
+      }
       case 0x14: { // pulse: a disc from each start, growing and fading for its duration
         const cx = f(o), cy = f(o + 4), r0 = f(o + 8), r1 = f(o + 12), a0 = f(o + 16), a1 = f(o + 20);
         const duration = f(o + 24), color = o + 28, base = v.getFloat64(o + 32, true), n = v.getUint16(o + 40, true);

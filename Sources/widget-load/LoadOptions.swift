@@ -1,10 +1,13 @@
 /// One run's shape: how many connections, where, and what the driving connections do.
 struct LoadOptions {
     enum Script: String, CaseIterable {
-        /// Each room's driver flings the demo's carousel every second: frames flow at the tick rate.
+        /// Each room's driver drags the demo's carousel back and forth at 60 moves a second and never
+        /// lifts: every client gets a frame a move, the whole run.
+        case sweep
+        /// Each room's driver flings the demo's carousel every 1.5 s: each glide goes as one track
+        /// (docs/PROTOCOL.md, "Tracks"), so a client gets a few messages a fling.
         case fling
-        /// The same flings on the demo's picker, every 1.5 s: each glide goes as one track with its
-        /// clicks sent ahead (docs/PROTOCOL.md, "Tracks"), so a client gets a few messages a fling.
+        /// The same on the demo's picker (its clicks sent ahead with the track).
         case pickerFling = "picker-fling"
         /// The same on the demo's ruler.
         case rulerFling = "ruler-fling"
@@ -20,7 +23,7 @@ struct LoadOptions {
     var clients = 100
     var rooms = 1
     var scene = "demo"
-    var script = Script.fling
+    var script = Script.sweep
     /// Seconds counted (drag: at most this long, fewer once `samples` are in).
     var duration = 3.0
     /// Latency pairs wanted (drag).

@@ -66,9 +66,10 @@ final class LoadRun: ClientSocketsDelegate {
         peers = Array(repeating: Peer(), count: options.clients)
         let script =
             switch options.script {
-            case .pickerFling: FlingScript(period: 1.5, y: FlingScript.pickerY)
-            case .rulerFling: FlingScript(period: 1.5, y: FlingScript.rulerY)
-            default: FlingScript()
+            case .pickerFling: FlingScript(y: FlingScript.pickerY)
+            case .rulerFling: FlingScript(y: FlingScript.rulerY)
+            case .fling: FlingScript()
+            default: FlingScript.sweep()
             }
         scripts = Array(repeating: script, count: options.rooms)
         roomNewest = Array(repeating: 0, count: options.rooms)
@@ -156,7 +157,7 @@ final class LoadRun: ClientSocketsDelegate {
 
     private func runScript(now: Double) {
         switch options.script {
-        case .fling, .pickerFling, .rulerFling:
+        case .sweep, .fling, .pickerFling, .rulerFling:
             for room in 0..<options.rooms {
                 for step in scripts[room].due(at: now - scriptStart) {
                     send(room, .pointer(step.phase, x: step.x, y: scripts[room].y))

@@ -62,9 +62,9 @@ extension WidgetLoad {
 
         @Option(
             help:
-                "fling: continuous flings of the carousel; picker-fling: of the picker; ruler-fling: of the ruler; drag: input-to-frame against echo; idle: memory and idle traffic."
+                "sweep: the carousel dragged back and forth without a lift; fling: continuous flings of the carousel; picker-fling: of the picker; ruler-fling: of the ruler; drag: input-to-frame against echo; idle: memory and idle traffic."
         )
-        var script = "fling"
+        var script = "sweep"
 
         @Option(help: "Seconds counted (1…120).")
         var duration = 3.0
@@ -78,7 +78,7 @@ extension WidgetLoad {
             guard (0.1...120).contains(duration) else { throw ValidationError("--duration must be 0.1…120 s") }
             // The mirror script is `peer`'s: it talks to libwebsockets' test server, not ours.
             guard let script = LoadOptions.Script(rawValue: script), script != .mirror else {
-                throw ValidationError("--script must be fling, ruler-fling, drag or idle")
+                throw ValidationError("--script must be sweep, fling, picker-fling, ruler-fling, drag or idle")
             }
             if let url = server.url { _ = try LoopbackTarget(url: url) }
         }

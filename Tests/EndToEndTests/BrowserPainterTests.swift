@@ -43,6 +43,14 @@ import Testing
                         GradedRun.Grade(below: 2, width: 2, height: 6, fill: Color(10, 20, 30)),
                         GradedRun.Grade(below: 5, width: 1, height: 4, fill: Color(40, 50, 60, 51)),
                     ]))
+        case .lens:
+            // Shown at −12.25 the centre is 4 pt from the focus: half way from scale 2 to 1, 2 pt down.
+            l.lens(
+                Lens(
+                    center: Point(x: 20, y: 4), focus: 3.75,
+                    knots: [Lens.Knot(distance: 0, scale: 2), Lens.Knot(distance: 8, scale: 1, dy: 4)]))
+            l.fillRect(Rect(x: 19, y: 3, width: 2, height: 2))
+            l.restore()
         case .pulse:
             // Painted at the frame's time, 2: the start at 1.75 is half way through its 0.5 s.
             l.pulse(
@@ -67,7 +75,7 @@ import Testing
     static func openSaves(_ ops: [DecodedOp]) -> Int {
         ops.reduce(0) { depth, op in
             switch op {
-            case .save: depth + 1
+            case .save, .lens: depth + 1
             case .restore: max(0, depth - 1)
             default: depth
             }
@@ -120,6 +128,12 @@ import Testing
                     + run.marks(offset: offset.x).flatMap { r, c in
                         ["fillStyle=\(rgba(c))", "fillRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))"]
                     } + ["restore()"]
+            case .lens(let lens):
+                let t = lens.transform(offset: offset.x), c = lens.center
+                return [
+                    "save()", "translate(\(n(c.x)),\(n(c.y + t.dy)))", "scale(\(n(t.scale)),\(n(t.scale)))",
+                    "translate(\(n(-c.x)),\(n(-c.y)))",
+                ]
             case .pulse(let pulse):
                 guard let disc = pulse.disc(at: time) else { return [] }
                 let c = pulse.fill

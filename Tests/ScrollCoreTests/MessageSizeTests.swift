@@ -172,7 +172,7 @@ struct MessageSizeTests {
         #expect(ServerMessage.applied(t: longest, follow: follow).utf8.count <= Documented.appliedWithFollow)
     }
 
-    @Test("a frame: every widget held, 50 items leaving and 50 coming, cross-faded, 100 dots: ≤ 64 KiB")
+    @Test("a frame: every widget held, 50 items leaving and 50 coming, cross-faded, 100 dots; 50 sliding: ≤ 64 KiB")
     func frame() throws {
         let scene = try Self.fullDemo()
         // Every widget held by a client of its own, as its outline is drawn.
@@ -211,6 +211,14 @@ struct MessageSizeTests {
             var encoder = FrameEncoder()
             let size = encoder.encode(layers, time: Self.longTime).full.count
             #expect(size <= Documented.frame, "\(theme.renderKey): \(size) B")
+        }
+        // Once they have come and gone, the 50 items slide: every one drawn under its lenses.
+        scene.advance(to: 2)
+        #expect(carousel.slides)
+        for theme in Theme.all {
+            var encoder = FrameEncoder()
+            let size = encoder.encode(scene.render(theme: theme), time: Self.longTime).full.count
+            #expect(size <= Documented.frame, "\(theme.renderKey), sliding: \(size) B")
         }
     }
 }

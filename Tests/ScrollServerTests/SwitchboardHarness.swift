@@ -179,9 +179,6 @@ final class BoardHarness {
 
     /// The picker's middle (`join(scene: "picker")`): a fling there glides for over 3 s, one track.
     static let pickerY = PickerScene.pickerFrame.midY
-    /// The carousel's middle (`join(scene: "carousel")`): a fling there draws a frame every tick
-    /// for about a second (its items scale as they near the centre).
-    static let carouselY = CarouselScene.carouselFrame.midY
 
     /// The tick timer fires if it is due by `time`: the clock moves to it and the board ticks.
     /// Returns whether it fired.

@@ -94,6 +94,13 @@ struct OpProgram {
                     Pulse(
                         center: center, radius: radius, alpha: alpha, duration: duration, fill: fill,
                         starts: starts.map { first + Double(Float($0 - first)) })))
+        case .lens:
+            let (center, focus) = (Point(x: input.float(), y: input.float()), input.float())
+            let knots = (0..<Int(input.u8())).map { _ in
+                Lens.Knot(distance: input.float(), scale: input.float(), dy: input.float())
+            }
+            let lens = Lens(center: center, focus: focus, knots: knots)
+            list.lens(lens); expected.append(.lens(lens))
         case .text:
             // ≤ 3 × 300 bytes of UTF-8: within the u16 length, so nothing is cut.
             let s = input.string(maxBytes: 300)

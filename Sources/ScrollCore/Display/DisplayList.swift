@@ -23,6 +23,8 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case gradedRun = 0x13
     /// cx, cy, r0, r1, a0, a1, duration, r, g, b, a (u8), base f64, count u16, then count × (start − base)
     case pulse = 0x14
+    /// cx, cy, focus, count u8, then count × (distance, scale, dy): a save, then a transform by where the layer shows (cx, cy)
+    case lens = 0x15
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -103,6 +105,16 @@ public struct DisplayList: Sendable, Equatable {
         append64(&bytes, base.bitPattern)
         u16(UInt16(pulse.starts.count))
         for start in pulse.starts { f(start - base) }
+    }
+
+    /// Saves, then scales and moves the ops up to the matching restore by where the layer shows a
+    /// point (`Lens`): 14 bytes and 12 a knot.
+    public mutating func lens(_ lens: Lens) {
+        precondition(lens.knots.count <= 255, "a lens has at most 255 knots")
+        op(.lens); f(lens.center.x); f(lens.center.y); f(lens.focus); bytes.append(UInt8(lens.knots.count))
+        for k in lens.knots {
+            f(k.distance); f(k.scale); f(k.dy)
+        }
     }
 
     public mutating func fillPolygon(_ points: [Point]) {

@@ -21,6 +21,8 @@ public enum DecodedOp: Sendable, Equatable {
     case lineRun(LineRun)
     case gradedRun(GradedRun)
     case pulse(Pulse)
+    /// A save, then `Lens`'s transform, up to the matching restore.
+    case lens(Lens)
 }
 
 /// `DisplayList.lineRun`'s operands.
@@ -150,6 +152,13 @@ public enum DisplayListDecoder {
                         GradedRun.Grade(below: try r.f32(), width: try r.f32(), height: try r.f32(), fill: try color()))
                 }
                 ops.append(.gradedRun(GradedRun(x0: x0, y: y, dx: dx, count: count, focus: focus, grades: grades)))
+            case .lens:
+                let center = Point(x: try r.f32(), y: try r.f32()), focus = try r.f32()
+                var knots: [Lens.Knot] = []
+                for _ in 0..<Int(try r.u8()) {
+                    knots.append(Lens.Knot(distance: try r.f32(), scale: try r.f32(), dy: try r.f32()))
+                }
+                ops.append(.lens(Lens(center: center, focus: focus, knots: knots)))
             case .pulse:
                 let center = Point(x: try r.f32(), y: try r.f32())
                 let radius = (from: try r.f32(), to: try r.f32()), alpha = (from: try r.f32(), to: try r.f32())

@@ -96,6 +96,13 @@ private struct SVGWriter {
             state.openGroups = 0
         case .restore:
             restore(into: &out)
+        case .lens(let lens):
+            saved.append(state)
+            state.openGroups = 0
+            let t = lens.transform(offset: offset.x), c = lens.center
+            open(
+                "<g transform=\"translate(\(n(c.x)),\(n(c.y + t.dy))) scale(\(n(t.scale))) translate(\(n(-c.x)),\(n(-c.y)))\">",
+                into: &out)
         case let .translate(dx, dy):
             open("<g transform=\"translate(\(n(dx)),\(n(dy)))\">", into: &out)
         case .scroll:

@@ -6,6 +6,11 @@ extension Carousel {
         list.clip(frame)
         if theme.reducedMotion, let change = lastChange, now < change.time + Self.animationDuration {
             crossFade(from: change, into: &list, theme: theme)
+        } else if slides {
+            // Each item where its slot is, sized by where the layer's offset (−contentOffset)
+            // shows it: the same ops for any offset, so a drag moves the layer and a glide is a track.
+            list.scroll()
+            for item in items { drawSliding(item, into: &list, theme: theme) }
         } else {
             let x = contentOffset
             for gone in leaving {
@@ -20,6 +25,33 @@ extension Carousel {
                 draw(item, slot: slot, size: size, lift: 0, offset: x, into: &list, theme: theme)
             }
         }
+        list.restore()
+    }
+
+    /// One item as `draw` draws it at any offset: its tile and glyph at the scale 1.2 centred,
+    /// 0.6 two cells away, and its name below the tile (seed 004's scale, `scale(slot:offset:cell:)`,
+    /// as lenses: linear in the distance d from the centre up to 3 cells, where a cell only partly
+    /// on screen is at 0.3, then 0.6).
+    private func drawSliding(_ item: CarouselItem, into list: inout DisplayList, theme: Theme) {
+        let w = cell, side = w - 10
+        let centre = Point(x: frame.minX + w * (item.slot.target + 2.5), y: frame.midY - 10)
+        func lens(_ scale: (Double) -> Double, _ dy: (Double) -> Double) -> Lens {
+            Lens(
+                center: centre, focus: frame.minX + 2.5 * w,
+                knots: [(0.0, 1.2), (3 * w, 0.3), (3 * w, 0.6)].map { d, s in
+                    Lens.Knot(distance: d, scale: scale(s), dy: dy(s))
+                })
+        }
+        list.lens(lens({ $0 }, { _ in 0 }))
+        list.setFill(item.icon.tile)
+        list.fillRoundRect(
+            Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side), radius: side * 0.22)
+        item.icon.drawGlyph(into: &list, centre: centre, size: side)
+        list.restore()
+        // The name keeps its size: it only moves down by half the tile.
+        list.lens(lens({ _ in 1 }, { side * $0 / 2 }))
+        list.setFill(theme.secondaryText)
+        list.text(item.name, x: centre.x, y: centre.y + 6, size: 12, align: .center, baseline: .top)
         list.restore()
     }
 

@@ -106,11 +106,25 @@ public final class Carousel: ReadoutSource {
     }
 
     public var isAnimating: Bool { axis.isMoving || now < animationEnd }
-    /// At rest: the offset and the row of items, which only an add (a new uid) or a delete (one
-    /// fewer) changes (nil while anything animates).
+    /// No item comes, goes or moves to another slot: the row only slides (`drawSliding`).
+    var slides: Bool { leaving.isEmpty && now >= animationEnd }
+    /// While the row only slides: the row of items, which only an add (a new uid) or a
+    /// delete (one fewer) changes; nil while items come, go or move (drawn every frame).
     public var drawingKey: DrawingKey? {
-        guard !axis.isMoving, now >= animationEnd, leaving.isEmpty else { return nil }
-        return DrawingKey(contentOffset, Double(nextUID), Double(items.count))
+        guard slides else { return nil }
+        return DrawingKey(Double(nextUID), Double(items.count))
+    }
+    /// Content offset x is under the centre.
+    public var layerOffset: Point { Point(x: -contentOffset, y: 0) }
+    /// A glide (a fling, a snap, an ease to an item) while the row only slides: one track.
+    public var layerMotion: LayerMotion? {
+        guard slides, axis.isMoving, axis.phase != .tracking else { return nil }
+        return LayerMotion(key: DrawingKey(Double(axis.revision), Double(nextUID), Double(items.count)), axes: .x) {
+            [self] in
+            axis.plannedPath(from: now).map { path in
+                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: -path.offset(at: $0), y: 0) }
+            }
+        }
     }
 
     /// Seed 004's scale for an item in slot `slot` at content offset `offset`: 1.2 centred,
