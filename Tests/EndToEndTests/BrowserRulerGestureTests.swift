@@ -112,10 +112,11 @@ import Testing
         // last move (a placement), or the moves late (under 0.4 times the pace): that is this
         // test's premise failing, not its result, and the fling is made again in a fresh room (at
         // most three times). So are Chromium samples that do not say the pace the test stamped
-        // (seen once, on a machine running another test process: 5,937 pt/s).
+        // (seen once, on a machine running another test process: 5,937 pt/s), and Firefox samples
+        // bunched so that the last step reads far faster than the pace (seen once: 8,000 pt/s).
         let expected = engine == .chromium ? (0.99 * speed)...(1.01 * speed) : (0.4 * speed)...(1.6 * speed)
         let slowest = engine == .chromium ? 0 : expected.lowerBound
-        let fastest = engine == .chromium ? expected.upperBound : .infinity
+        let fastest = expected.upperBound
         var b: (any BrowserPage)!
         var release = (travel: 0.0, velocity: 0.0, liftGap: Double.infinity)
         var start = 0.0, framesBefore = 0
