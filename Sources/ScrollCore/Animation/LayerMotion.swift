@@ -18,6 +18,13 @@ public struct MotionPlan {
     }
 }
 
+extension MotionPlan {
+    /// A layer that shows an axis's path horizontally: its offset is `origin` minus the axis's.
+    public init(layerOf path: AxisPath, origin: Double = 0) {
+        self.init(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
+    }
+}
+
 /// A widget's layer offset from now until it rests, if no input comes (`Widget.layerMotion`,
 /// `WidgetPart.motion`).
 public struct LayerMotion {

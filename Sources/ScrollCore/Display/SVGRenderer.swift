@@ -97,8 +97,7 @@ private struct SVGWriter {
         case .restore:
             restore(into: &out)
         case .lens(let lens):
-            saved.append(state)
-            state.openGroups = 0
+            paint(.save, into: &out)
             let t = lens.transform(offset: offset.x), c = lens.center
             open(
                 "<g transform=\"translate(\(n(c.x)),\(n(c.y + t.dy))) scale(\(n(t.scale))) translate(\(n(-c.x)),\(n(-c.y)))\">",

@@ -43,16 +43,26 @@ extension Carousel {
                 })
         }
         list.lens(lens({ $0 }, { _ in 0 }))
+        tile(item, centre: centre, side: side, into: &list)
+        list.restore()
+        // The name keeps its size: it only moves down by half the tile.
+        list.lens(lens({ _ in 1 }, { side * $0 / 2 }))
+        name(item, x: centre.x, top: centre.y + 6, into: &list, theme: theme)
+        list.restore()
+    }
+
+    /// An item's tile: the seed's square icon, `side` wide, about `centre`, and its glyph.
+    private func tile(_ item: CarouselItem, centre: Point, side: Double, into list: inout DisplayList) {
         list.setFill(item.icon.tile)
         list.fillRoundRect(
             Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side), radius: side * 0.22)
         item.icon.drawGlyph(into: &list, centre: centre, size: side)
-        list.restore()
-        // The name keeps its size: it only moves down by half the tile.
-        list.lens(lens({ _ in 1 }, { side * $0 / 2 }))
+    }
+
+    /// An item's name, centred on `x`, its top at `top`.
+    private func name(_ item: CarouselItem, x: Double, top: Double, into list: inout DisplayList, theme: Theme) {
         list.setFill(theme.secondaryText)
-        list.text(item.name, x: centre.x, y: centre.y + 6, size: 12, align: .center, baseline: .top)
-        list.restore()
+        list.text(item.name, x: x, y: top, size: 12, align: .center, baseline: .top)
     }
 
     /// Reduced motion: the row as it was at the last add or delete fades out while the row as it
@@ -94,12 +104,7 @@ extension Carousel {
         let centre = Point(
             x: frame.minX + cell * (slot + 2) - x + cell / 2, y: frame.midY - 10 - lift)
         guard centre.x + side / 2 >= frame.minX, centre.x - side / 2 <= frame.maxX else { return }
-        list.setFill(item.icon.tile)
-        list.fillRoundRect(
-            Rect(x: centre.x - side / 2, y: centre.y - side / 2, width: side, height: side), radius: side * 0.22)
-        item.icon.drawGlyph(into: &list, centre: centre, size: side)
-        list.setFill(theme.secondaryText)
-        list.text(
-            item.name, x: centre.x, y: centre.y + side / 2 + 6, size: 12, align: .center, baseline: .top)
+        tile(item, centre: centre, side: side, into: &list)
+        name(item, x: centre.x, top: centre.y + side / 2 + 6, into: &list, theme: theme)
     }
 }

@@ -121,9 +121,7 @@ public final class Carousel: ReadoutSource {
         guard slides, axis.isMoving, axis.phase != .tracking else { return nil }
         return LayerMotion(key: DrawingKey(Double(axis.revision), Double(nextUID), Double(items.count)), axes: .x) {
             [self] in
-            axis.plannedPath(from: now).map { path in
-                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: -path.offset(at: $0), y: 0) }
-            }
+            axis.plannedPath(from: now).map { MotionPlan(layerOf: $0) }
         }
     }
 

@@ -121,9 +121,7 @@ public final class Dial {
         guard glide != nil else { return nil }
         // The axis is copied only when the key is new and the plan asked for.
         return LayerMotion(key: DrawingKey(Double(revision), origin, drawing), axes: .x) { [self] in
-            axis.plannedPath(from: now).map { path in
-                MotionPlan(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
-            }
+            axis.plannedPath(from: now).map { MotionPlan(layerOf: $0, origin: origin) }
         }
     }
 
