@@ -1,8 +1,9 @@
 // Tracks (docs/PROTOCOL.md, "Tracks"): a layer's offset over room time, sent once for a whole
 // glide and played here at the display's rate. Generic: knots and cubic Hermite curves between
-// them, no physics and no widget. Track.swift evaluates the same track the same way.
+// them, or moves along timing curves (CSS's cubic-bezier), no physics and no widget. Track.swift
+// and Easing.swift evaluate the same track the same way.
 
-const AXES_X = 1, AXES_Y = 2, WRAPS = 4, WIDE = 8;
+const AXES_X = 1, AXES_Y = 2, WRAPS = 4, WIDE = 8, EASED = 16;
 
 /** Reads a track at byte `o` of `view`: `{ track, next }` (next: the byte after it), or null if
  *  it is malformed (no knots, unknown axes, a wrap without a period, times going back, a number
@@ -13,11 +14,12 @@ export function readTrack(view, o) {
   const flags = view.getUint8(o + 8);
   const axes = flags & 3;
   const count = view.getUint16(o + 9, true);
-  if (axes < 1 || (flags & ~(3 | WRAPS | WIDE)) !== 0 || count === 0 || !Number.isFinite(start)) return null;
+  if (axes < 1 || (flags & ~(3 | WRAPS | WIDE | EASED)) !== 0 || count === 0 || !Number.isFinite(start)) return null;
   const hasX = (axes & AXES_X) !== 0, hasY = (axes & AXES_Y) !== 0;
-  // A knot's numbers: float32, or float64 in a wide track (far from the origin, or fast).
-  const wide = (flags & WIDE) !== 0, n = wide ? 8 : 4;
-  const size = n * (1 + (hasX ? 2 : 0) + (hasY ? 2 : 0));
+  // A knot's numbers: float32, or float64 in a wide track (far from the origin, or fast); an eased
+  // one has no velocities but names its curve in a byte.
+  const wide = (flags & WIDE) !== 0, eased = (flags & EASED) !== 0, n = wide ? 8 : 4, per = eased ? 1 : 2;
+  const size = n * (1 + (hasX ? per : 0) + (hasY ? per : 0)) + (eased ? 1 : 0);
   o += 11;
   let wrap = null;
   if (flags & WRAPS) {
@@ -26,20 +28,41 @@ export function readTrack(view, o) {
     if (!Number.isFinite(wrap.upper) || !Number.isFinite(wrap.period) || !(wrap.period > 0)) return null;
     o += 8;
   }
+  let curves = null;
+  if (eased) {
+    if (o + 1 > view.byteLength) return null;
+    const m = view.getUint8(o);
+    if (o + 1 + 16 * m > view.byteLength) return null;
+    curves = [];
+    for (let i = 0; i < m; i++) {
+      const c = [0, 1, 2, 3].map((k) => view.getFloat32(o + 1 + 16 * i + 4 * k, true));
+      // A timing curve's x runs 0…1 (CSS), so it is a function of time.
+      if (!c.every(Number.isFinite) || !(c[0] >= 0 && c[0] <= 1 && c[2] >= 0 && c[2] <= 1)) return null;
+      curves.push(c);
+    }
+    o += 1 + 16 * m;
+  }
   if (o + count * size > view.byteLength) return null;
   const knots = [];
   for (let i = 0; i < count; i++) {
     const f = (k) => (wide ? view.getFloat64(o + 8 * k, true) : view.getFloat32(o + 4 * k, true));
     let k = 1;
     const knot = { t: f(0), x: 0, y: 0, vx: 0, vy: 0 };
-    if (hasX) { knot.x = f(k); knot.vx = f(k + 1); k += 2; }
-    if (hasY) { knot.y = f(k); knot.vy = f(k + 1); }
+    if (hasX) { knot.x = f(k); if (!eased) knot.vx = f(k + 1); k += per; }
+    if (hasY) { knot.y = f(k); if (!eased) knot.vy = f(k + 1); k += per; }
+    if (eased) {
+      knot.curve = view.getUint8(o + n * k);
+      if (knot.curve > curves.length) return null;
+    }
     if (![knot.t, knot.x, knot.y, knot.vx, knot.vy].every(Number.isFinite)) return null;
     if (i > 0 && !(knot.t >= knots[i - 1].t)) return null;
     knots.push(knot);
     o += size;
   }
-  return { track: wrap ? { start, knots, wrap } : { start, knots }, next: o };
+  const track = { start, knots };
+  if (wrap) track.wrap = wrap;
+  if (curves) track.curves = curves;
+  return { track, next: o };
 }
 
 /** Room time (s) at which the track stops moving. */
@@ -73,11 +96,55 @@ export function trackOffset(track, time) {
     if (knots[mid].t <= s) lo = mid; else hi = mid;
   }
   const a = knots[lo], b = knots[hi];
-  const h = b.t - a.t, u = (s - a.t) / h, u2 = u * u, u3 = u2 * u;
+  const h = b.t - a.t, u = (s - a.t) / h;
+  if (track.curves) {
+    const f = b.curve === 0 ? u : easing(track.curves[b.curve - 1], u);
+    return shown(track, a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f);
+  }
+  const u2 = u * u, u3 = u2 * u;
   const h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2;
   return shown(
     track,
     h00 * a.x + h10 * h * a.vx + h01 * b.x + h11 * h * b.vx,
     h00 * a.y + h10 * h * a.vy + h01 * b.y + h11 * h * b.vy,
   );
+}
+
+// A timing curve [x1, y1, x2, y2] (cubic Bézier from (0,0) to (1,1)): progress at normalised time
+// u, in the same floating-point steps as CubicBezierEasing.value (Easing.swift), Newton first and
+// bisection where the slope vanishes.
+function easing([x1, y1, x2, y2], u) {
+  if (u <= 0) return 0;
+  if (u >= 1) return 1;
+  return sample(y1, y2, parameter(x1, x2, u));
+}
+
+function sample(a, b, s) {
+  const r = 1 - s;
+  return 3 * r * r * s * a + 3 * r * s * s * b + s * s * s;
+}
+
+function slope(a, b, s) {
+  const r = 1 - s;
+  return 3 * r * r * a + 6 * r * s * (b - a) + 3 * s * s * (1 - b);
+}
+
+function parameter(x1, x2, x) {
+  let s = x;
+  for (let i = 0; i < 8; i++) {
+    const err = sample(x1, x2, s) - x;
+    if (Math.abs(err) < 1e-12) return s;
+    const d = slope(x1, x2, s);
+    if (Math.abs(d) < 1e-9) break;
+    s -= err / d;
+  }
+  let lo = 0, hi = 1;
+  s = x;
+  for (let i = 0; i < 60; i++) {
+    const v = sample(x1, x2, s);
+    if (Math.abs(v - x) < 1e-12) break;
+    if (v < x) lo = s; else hi = s;
+    s = (lo + hi) / 2;
+  }
+  return s;
 }

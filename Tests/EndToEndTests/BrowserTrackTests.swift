@@ -38,11 +38,16 @@ import Testing
                   const misses = [];
                   let checked = 0;
                   for (const c of table.cases) {
-                    const knots = c.knots.map(([t, x, y, vx, vy]) => (
-                      { t, x: c.axes === 2 ? 0 : x, y: c.axes === 1 ? 0 : y, vx: c.axes === 2 ? 0 : vx, vy: c.axes === 1 ? 0 : vy }));
+                    // Eased: [t, x, y, curve] and the curves in float32, as the wire has them.
+                    const knots = c.knots.map((k) => c.curves
+                      ? { t: k[0], x: c.axes === 2 ? 0 : k[1], y: c.axes === 1 ? 0 : k[2], vx: 0, vy: 0, curve: k[3] }
+                      : { t: k[0], x: c.axes === 2 ? 0 : k[1], y: c.axes === 1 ? 0 : k[2], vx: c.axes === 2 ? 0 : k[3], vy: c.axes === 1 ? 0 : k[4] });
                     const wrap = c.wrap && { upper: c.wrap[0], period: c.wrap[1], x: (c.axes & 1) !== 0, y: (c.axes & 2) !== 0 };
+                    const track = { start: c.start, knots };
+                    if (wrap) track.wrap = wrap;
+                    if (c.curves) track.curves = c.curves.map((curve) => curve.map(Math.fround));
                     for (const [time, x, y] of c.at) {
-                      const [px, py] = trackOffset(wrap ? { start: c.start, knots, wrap } : { start: c.start, knots }, time);
+                      const [px, py] = trackOffset(track, time);
                       checked += 1;
                       if (Math.abs(px - x) > table.tolerance || Math.abs(py - y) > table.tolerance) {
                         misses.push(`${c.name} at ${time}: ${px}, ${py}`);
@@ -127,6 +132,33 @@ import Testing
             let apart = (y - shown).truncatingRemainder(dividingBy: 400)
             #expect(
                 y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= 0.25, "at \(t): \(y), the column \(shown)")
+        }
+        #expect(got.last == -320)
+    }
+
+    @Test(
+        "an eased track (the same column's roll as its eased moves) reaches the painter through a frame and is painted as the roll is",
+        arguments: [12, 5_000_000])
+    func paintedEased(turns: Int) throws {
+        var row = AnimatedValue(3)
+        row.animate(to: 10, at: 0, duration: 0.3, curve: .easeIn)
+        row.run(RepeatSimulation(from: 0, to: 10, period: 0.96 / Double(turns), count: turns), at: 0.3, target: 10)
+        row.animate(from: 0, to: 8, at: 1.26, duration: 0.5, curve: .easeOut)
+        let keyframes = try #require(row.keyframes(after: 0, period: 10)).map {
+            Track.Keyframe(time: $0.time, offset: Point(x: 0, y: -$0.offset.y * 40), curve: $0.curve)
+        }
+        let track = try #require(Track(axes: .y, keyframes: keyframes, wrap: Track.Wrap(upper: 0, period: 400)))
+        // A knot a move, the two curves named once: 4 knots, exact (no fitting).
+        #expect(track.knots.count == 4 && track.curves?.map(\.x1) == [Double(Float(0.42)), 0])
+        #expect(track.wide == (turns > 1000))
+        let times = [0.0, 0.1, 0.2, 0.29, 0.61, 1.25, 1.3, 1.5, 1.7, row.endTime, row.endTime + 1]
+        let got = try Self.painted(track, at: times).map(\.y)
+        for (t, y) in zip(times, got) {
+            #expect(abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)")
+            let shown = -row.value(at: t) * 40
+            let apart = (y - shown).truncatingRemainder(dividingBy: 400)
+            #expect(
+                y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= 0.01, "at \(t): \(y), the column \(shown)")
         }
         #expect(got.last == -320)
     }

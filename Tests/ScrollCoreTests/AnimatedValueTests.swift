@@ -79,6 +79,46 @@ import Testing
     }
 
     @Test(
+        "keyframes: the unrolled path as eased moves, a knot a segment end, from the segment running now; nil for a spring or a cut move"
+    )
+    func keyframes() throws {
+        // As `unrolled`'s column: 3 eases in to 10, four turns, then 0 eases out to 7. Unrolled it
+        // runs from 3 − 50 to 7 (five turns of the strip).
+        var v = AnimatedValue(3)
+        v.animate(to: 10, at: 1, duration: 0.2, curve: .easeIn)
+        v.run(RepeatSimulation(from: 0, to: 10, period: 0.1, count: 4), at: 1.2, target: 10)
+        v.animate(from: 0, to: 7, at: 1.6, duration: 0.3, curve: .easeOut)
+        func frames(after t: Double) -> [[Double]]? {
+            // To the nanosecond (1.6 + 0.3 is 1.9000000000000001).
+            v.keyframes(after: t, period: 10)?.map {
+                [($0.time * 1e9).rounded() / 1e9, $0.offset.y, $0.curve == .linear ? 0 : 1]
+            }
+        }
+        #expect(frames(after: 1.05) == [[1, -47, 0], [1.2, -40, 1], [1.6, 0, 0], [1.9, 7, 1]])
+        // Before it starts: held where it is until then. Within the turns: from their start.
+        #expect(frames(after: 0.5) == [[0.5, -47, 0], [1, -47, 0], [1.2, -40, 1], [1.6, 0, 0], [1.9, 7, 1]])
+        #expect(frames(after: 1.3) == [[1.2, -40, 0], [1.6, 0, 0], [1.9, 7, 1]])
+        #expect(frames(after: 2) == [[2, 7, 0]])
+        let curves = v.keyframes(after: 1.05, period: 10)?.map(\.curve)
+        #expect(curves == [.linear, .easeIn, .linear, .easeOut])
+        // A spring is not an ease: no keyframes (the track is fitted instead).
+        var sprung = AnimatedValue(0)
+        sprung.spring(to: 5, at: 0)
+        #expect(sprung.keyframes(after: 0, period: 10) == nil)
+        // Nor is a move the next one cuts short; once the next is in charge, it is from its start.
+        var cut = AnimatedValue(0)
+        cut.animate(to: 5, at: 0, duration: 1)
+        cut.animate(to: 2, at: 0.5, duration: 1)
+        #expect(cut.keyframes(after: 0.2, period: 10) == nil)
+        #expect(cut.keyframes(after: 0.6, period: 10)?.map(\.time) == [0.5, 1.5])
+        #expect(cut.keyframes(after: 0.6, period: 10)?.last?.offset.y == 2)
+        var queued = AnimatedValue(0)
+        queued.animate(to: 5, at: 0, duration: 1)
+        queued.run(EaseSimulation(from: 5, to: 8, duration: 1), at: 1, target: 8)
+        #expect(queued.keyframes(after: 0.2, period: 10)?.count == 3)
+    }
+
+    @Test(
         "unrolled: the value modulo one turn, running on where it wraps, ending on the target; corners only where segments hand over"
     )
     func unrolled() throws {

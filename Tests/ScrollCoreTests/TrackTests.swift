@@ -25,8 +25,18 @@ struct TrackCase {
         let rows: [[String: Any]] = try need(root["cases"], "cases")
         let cases = try rows.map { c -> TrackCase in
             let wide = c["wide"] as? Bool ?? false
+            let curves = try (c["curves"] as? [[Double]]).map { rows in
+                try rows.map { r in
+                    guard r.count == 4 else { throw BadTable(what: "curve") }
+                    return CubicBezierEasing(r[0], r[1], r[2], r[3])
+                }
+            }
+            // Eased: [t, x, y, curve]; else [t, x, y, vx, vy].
             let knots = try (need(c["knots"], "knots") as [[Double]]).map { k in
-                Track.Knot(t: k[0], x: k[1], y: k[2], vx: k[3], vy: k[4], wide: wide)
+                guard k.count == (curves == nil ? 5 : 4) else { throw BadTable(what: "knot") }
+                return curves == nil
+                    ? Track.Knot(t: k[0], x: k[1], y: k[2], vx: k[3], vy: k[4], wide: wide)
+                    : Track.Knot(t: k[0], x: k[1], y: k[2], curve: UInt8(k[3]), wide: wide)
             }
             let axesNumber: Int = try need(c["axes"], "axes")
             let axes: Track.Axes = try need(Track.Axes(rawValue: UInt8(axesNumber)), "axes")
@@ -34,7 +44,8 @@ struct TrackCase {
                 guard w.count == 2 else { throw BadTable(what: "wrap") }
                 return Track.Wrap(upper: w[0], period: w[1])
             }
-            let track = Track(start: try need(c["start"], "start"), axes: axes, knots: knots, wrap: wrap, wide: wide)
+            let track = Track(
+                start: try need(c["start"], "start"), axes: axes, knots: knots, wrap: wrap, wide: wide, curves: curves)
             let at = try (need(c["at"], "at") as [[Double]]).map { ($0[0], $0[1], $0[2]) }
             return TrackCase(name: try need(c["name"], "name"), track: track, at: at)
         }
@@ -87,6 +98,22 @@ struct TrackTests {
         FrameEncoder.appendTrack(&wide, far)
         #expect(wide.count == 11 + 8 + 2 * 24 && wide[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackWide)
         #expect(far.knots[1].y == -4_000_000_100 && Track.Knot(t: 0, x: 0, y: -4_000_000_100, vx: 0).y == -4e9)
+        // Eased: its curves (a count, then 4 float32 each) after the wrap; a knot is t, a position
+        // per axis and its curve's byte, no velocities.
+        let roll = try #require(cases.first { $0.name.hasPrefix("eased and wrapping") }).track
+        var eased = [UInt8]()
+        FrameEncoder.appendTrack(&eased, roll)
+        #expect(eased.count == 11 + 8 + 1 + 2 * 16 + 5 * 9)
+        #expect(eased[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackEased && eased[19] == 2)
+    }
+
+    @Test("an eased track's curves go as float32: the page and the server ease along the same curve")
+    func easedCurvesInFloat32() {
+        let track = Track(
+            start: 0, axes: .x, knots: [.init(t: 0, x: 0), .init(t: 1, x: 100, curve: 1)], curves: [.easeIn])
+        #expect(track.curves?[0].x1 == Double(Float(0.42)) && track.curves?[0].x1 != 0.42)
+        // Halfway in time, an ease-in has gone 31.5357 % of the way (worked out in Python).
+        #expect(abs(track.offset(at: 0.5).x - 31.5357) < 1e-3)
     }
 
     @Test("a wrapping track rests where its last knot is shown: a layer at rest there is kept")
@@ -180,8 +207,25 @@ struct TrackTests {
             try DecodedFrame(frame(axes: 1, knots: [[0, 0, 0], [1, .infinity, 0]]))
         }
         #expect(try DecodedFrame(frame(axes: 1, knots: [[0, 1, 0], [1, 2, 0]])).layers[0].track?.knots.count == 2)
-        // Wraps (bit 4): its upper end and period come first, a period must be > 0; bits past 8 are unknown.
-        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 16, knots: [[0, 1, 0]])) }
+        // Wraps (bit 4): its upper end and period come first, a period must be > 0; bits past 16 are unknown.
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 32, knots: [[0, 1, 0]])) }
+        // Eased (bit 16): a knot naming a curve the track does not have, a curve whose x leaves 0…1.
+        let eased = Track(
+            start: 0, axes: .x, knots: [.init(t: 0, x: 0), .init(t: 1, x: 100, curve: 1)], curves: [.easeOut])
+        var good = FrameEncoder.header(seq: 1, flags: FrameFormat.flagDelta, time: 0, count: 1)
+        append16(&good, 1)
+        good.append(FrameFormat.layerTrack)
+        FrameEncoder.appendTrack(&good, eased)
+        #expect(try DecodedFrame(good).layers[0].track == eased)
+        var badCurve = good
+        badCurve[badCurve.count - 1] = 2
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badCurve) }
+        var badX = good
+        // The curve's x2 (0.58), after the header, layer id and kind, start, axes, count, curve count, x1, y1.
+        let x2 = FrameFormat.headerSize + 3 + 11 + 1 + 8
+        #expect(Array(badX[x2..<x2 + 4]) == Array(withUnsafeBytes(of: Float(0.58).bitPattern.littleEndian, Array.init)))
+        badX.replaceSubrange(x2..<x2 + 4, with: withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init))
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badX) }
         // Wide (bit 8): a knot's float32 numbers are too short for it.
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(frame(axes: 1 | 8, knots: [[0, 1, 0]])) }
         #expect(throws: DisplayListDecodingError.self) {

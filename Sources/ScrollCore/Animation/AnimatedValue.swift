@@ -78,13 +78,57 @@ public struct AnimatedValue: Sendable {
     /// the top) this runs on, and it ends on `target` exactly. A wrapping track (`Track.Wrap`) of it
     /// needs a corner only where one segment hands over to the next: `breaks`, those after `time`.
     public func unrolled(after time: Double, period: Double) -> (breaks: [Double], value: (Double) -> Double) {
-        struct Piece {
-            var motion: TimedMotion
-            /// Where it rests, as it runs on (a repeat's `target` is one turn's end).
-            var rest: Double
-            var shift: Double
-            func value(at t: Double) -> Double { (t >= motion.end ? rest : motion.position(at: t)) + shift }
+        let (pieces, base) = unrolledPieces(period: period)
+        return (breaks(after: time), { t in pieces.last(where: { $0.motion.start <= t })?.value(at: t) ?? base })
+    }
+
+    /// `unrolled` as eased moves, exactly (`Track.Keyframe`, offset y = value): from the start of
+    /// the segment running at `time` (or a keyframe at `time` when none runs) to the end of the
+    /// last. Nil when a segment after `time` is not an ease or a linear turn, or is cut short by
+    /// the next (the rest of a curve is not that curve).
+    public func keyframes(after time: Double, period: Double) -> [Track.Keyframe]? {
+        let (pieces, base) = unrolledPieces(period: period)
+        // Those in charge after `time`: each until it ends or the next one starts.
+        let live = pieces.indices.filter { i in
+            min(pieces[i].motion.end, i + 1 < pieces.count ? pieces[i + 1].motion.start : .infinity) > time
+        }.map { pieces[$0] }
+        guard let first = live.first else {
+            return [Track.Keyframe(time: time, offset: Point(x: 0, y: pieces.last?.value(at: time) ?? base))]
         }
+        var frames: [Track.Keyframe] = []
+        if first.motion.start > time {
+            let before = pieces.last { $0.motion.start <= time }?.value(at: time) ?? base
+            frames.append(Track.Keyframe(time: time, offset: Point(x: 0, y: before)))
+        }
+        for (i, piece) in live.enumerated() {
+            if i + 1 < live.count, live[i + 1].motion.start < piece.motion.end { return nil }
+            let curve: CubicBezierEasing
+            switch piece.motion.simulation {
+            case let ease as EaseSimulation: curve = ease.curve
+            case is RepeatSimulation: curve = .linear
+            default: return nil
+            }
+            let (start, end) = (piece.motion.start, piece.motion.end)
+            let from = Track.Keyframe(time: start, offset: Point(x: 0, y: piece.value(at: start)))
+            // Where the one before ended, it starts: one knot, not two.
+            if frames.last.map({ $0.time != from.time || $0.offset != from.offset }) ?? true { frames.append(from) }
+            frames.append(Track.Keyframe(time: end, offset: Point(x: 0, y: piece.value(at: end)), curve: curve))
+        }
+        return frames
+    }
+
+    /// A segment's simulation with its turns unrolled, `shift`ed by whole turns so it runs on
+    /// from the one before.
+    private struct Piece {
+        var motion: TimedMotion
+        /// Where it rests, as it runs on (a repeat's `target` is one turn's end).
+        var rest: Double
+        var shift: Double
+        func value(at t: Double) -> Double { (t >= motion.end ? rest : motion.position(at: t)) + shift }
+    }
+
+    /// The segments unrolled, and the value before them, shifted by whole turns to end on `target`.
+    private func unrolledPieces(period: Double) -> (pieces: [Piece], base: Double) {
         var pieces: [Piece] = []
         for s in segments {
             let line = s.motion.simulation.unrolled
@@ -99,8 +143,7 @@ public struct AnimatedValue: Sendable {
         let end = pieces.last.map { $0.value(at: $0.motion.end) } ?? base
         let last = ((target - end) / period).rounded() * period
         for i in pieces.indices { pieces[i].shift += last }
-        let base = base + last
-        return (breaks(after: time), { t in pieces.last(where: { $0.motion.start <= t })?.value(at: t) ?? base })
+        return (pieces, base + last)
     }
 
     /// The times after `time` where one segment, or one part of a segment's simulation, hands

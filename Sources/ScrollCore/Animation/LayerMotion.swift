@@ -9,11 +9,18 @@ public struct MotionPlan {
     public var offset: (Double) -> Point
     /// How the page wraps it (a roller's column); nil: shown as it is.
     public var wrap: Track.Wrap?
+    /// The same path exactly, as eased moves (the first keyframe at or before now), when it is
+    /// made of them: sent as they are (an eased track) instead of fitted.
+    public var keyframes: [Track.Keyframe]?
 
-    public init(breaks: [Double], end: Double, wrap: Track.Wrap? = nil, offset: @escaping (Double) -> Point) {
+    public init(
+        breaks: [Double], end: Double, wrap: Track.Wrap? = nil, keyframes: [Track.Keyframe]? = nil,
+        offset: @escaping (Double) -> Point
+    ) {
         self.breaks = breaks
         self.end = end
         self.wrap = wrap
+        self.keyframes = keyframes
         self.offset = offset
     }
 }

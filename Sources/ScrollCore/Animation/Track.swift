@@ -2,9 +2,10 @@
 /// and the page plays it at its own display rate, instead of one offset per frame tick.
 ///
 /// Knots at times after `start`; between two knots the offset is the cubic Hermite curve through
-/// their positions with their velocities. Two knots at the same time make a corner (a motion handing
-/// over to the next with another velocity). Before the first knot and after the last the offset
-/// holds. Every number is rounded to float32 when made, as it goes on the wire, so the server
+/// their positions with their velocities, or, in an eased track, the move from one knot's position
+/// to the next's along the next's timing curve (a CSS keyframe's timing function). Two knots at the
+/// same time make a corner (a motion handing over to the next with another velocity). Before the
+/// first knot and after the last the offset holds. Every number is rounded to float32 when made, as it goes on the wire, so the server
 /// evaluates exactly the track the page evaluates.
 public struct Track: Sendable, Equatable {
     /// Which coordinates the track moves; the other stays 0.
@@ -18,12 +19,17 @@ public struct Track: Sendable, Equatable {
         /// Seconds after the track's start.
         public var t: Double
         public var x, y: Double
-        /// pt/s.
+        /// pt/s (not sent in an eased track).
         public var vx, vy: Double
+        /// In an eased track, the timing curve of the move that ends here: 0 linear, k the track's
+        /// `curves[k − 1]`.
+        public var curve: UInt8
 
         /// `wide`: every number kept in float64 (a track far from the origin, or fast).
-        public init(t: Double, x: Double, y: Double = 0, vx: Double, vy: Double = 0, wide: Bool = false) {
-            (self.t, self.x, self.y, self.vx, self.vy) = (t, x, y, vx, vy)
+        public init(
+            t: Double, x: Double, y: Double = 0, vx: Double = 0, vy: Double = 0, curve: UInt8 = 0, wide: Bool = false
+        ) {
+            (self.t, self.x, self.y, self.vx, self.vy, self.curve) = (t, x, y, vx, vy, curve)
             if !wide {
                 (self.t, self.x, self.y) = (Self.f32(t), Self.f32(x), Self.f32(y))
                 (self.vx, self.vy) = (Self.f32(vx), Self.f32(vy))
@@ -64,21 +70,38 @@ public struct Track: Sendable, Equatable {
     /// out only to 1/64 pt, and a time only to ~60 ns, in which a roll of millions of turns
     /// (billions of points a second) moves tens of points.
     public private(set) var wide: Bool
+    /// Nil: Hermite curves through the knots' velocities. Else an eased track: the timing curves
+    /// its knots name (float32, as sent), so a motion made of eased moves (a roller's column) is
+    /// sent exactly, a knot a move, not fitted.
+    public private(set) var curves: [CubicBezierEasing]?
 
-    public init(start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil, wide: Bool = false) {
+    public init(
+        start: Double, axes: Axes, knots: [Knot], wrap: Wrap? = nil, wide: Bool = false,
+        curves: [CubicBezierEasing]? = nil
+    ) {
         precondition(!knots.isEmpty, "a track has a knot")
         precondition(zip(knots, knots.dropFirst()).allSatisfy { $0.t <= $1.t }, "knot times never decrease")
+        precondition(
+            curves.map { c in c.count <= Self.mostCurves && knots.allSatisfy { Int($0.curve) <= c.count } } ?? true,
+            "an eased track's knots name its curves")
         self.start = start
         self.axes = axes
         self.wrap = wrap
         self.wide = wide
+        self.curves = curves?.map { c in
+            CubicBezierEasing(Knot.f32(c.x1), Knot.f32(c.y1), Knot.f32(c.x2), Knot.f32(c.y2))
+        }
         self.knots = knots.map { k in
-            var k = Knot(t: k.t, x: k.x, y: k.y, vx: k.vx, vy: k.vy, wide: wide)
+            var k = Knot(t: k.t, x: k.x, y: k.y, vx: k.vx, vy: k.vy, curve: curves == nil ? 0 : k.curve, wide: wide)
+            if curves != nil { (k.vx, k.vy) = (0, 0) }
             if axes == .x { (k.y, k.vy) = (0, 0) }
             if axes == .y { (k.x, k.vx) = (0, 0) }
             return k
         }
     }
+
+    /// An eased track names at most this many curves (one byte on the wire, 0 is linear).
+    public static let mostCurves = 255
 
     /// Room time at which the offset stops changing.
     public var end: Double { start + knots[knots.count - 1].t }
@@ -101,6 +124,10 @@ public struct Track: Sendable, Equatable {
         let a = knots[lo], b = knots[hi]
         let h = b.t - a.t
         let u = (s - a.t) / h
+        if let curves {
+            let f = b.curve == 0 ? u : curves[Int(b.curve) - 1].value(at: u)
+            return shown(a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f)
+        }
         let u2 = u * u, u3 = u2 * u
         let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
         return shown(
@@ -112,5 +139,45 @@ public struct Track: Sendable, Equatable {
     private func shown(_ x: Double, _ y: Double) -> Point {
         guard let wrap else { return Point(x: x, y: y) }
         return Point(x: axes == .y ? x : wrap.shown(x), y: axes == .x ? y : wrap.shown(y))
+    }
+}
+
+extension Track {
+    /// A move ending at `time` (room time) at `offset` along `curve`, from the keyframe before.
+    public struct Keyframe: Sendable, Equatable {
+        public var time: Double
+        public var offset: Point
+        /// The first keyframe's is not used.
+        public var curve: CubicBezierEasing
+
+        public init(time: Double, offset: Point, curve: CubicBezierEasing = .linear) {
+            (self.time, self.offset, self.curve) = (time, offset, curve)
+        }
+    }
+
+    /// An eased track through `keyframes` (times never decreasing), starting at the first: each
+    /// distinct curve sent once. Nil when there are none, more than a fitted track may have
+    /// (`TrackFitter.maxKnots`), or more curves than a track names.
+    public init?(axes: Axes, keyframes: [Keyframe], wrap: Wrap? = nil) {
+        guard let first = keyframes.first, keyframes.count <= TrackFitter.maxKnots else { return nil }
+        var curves: [CubicBezierEasing] = []
+        var knots: [Knot] = []
+        let wide = !keyframes.allSatisfy {
+            abs($0.offset.x) <= TrackFitter.farthest && abs($0.offset.y) <= TrackFitter.farthest
+        }
+        for (i, k) in keyframes.enumerated() {
+            var index = 0
+            if i > 0, k.curve != .linear {
+                if let at = curves.firstIndex(of: k.curve) {
+                    index = at + 1
+                } else {
+                    curves.append(k.curve)
+                    index = curves.count
+                }
+            }
+            guard index <= Self.mostCurves else { return nil }
+            knots.append(Knot(t: k.time - first.time, x: k.offset.x, y: k.offset.y, curve: UInt8(index), wide: wide))
+        }
+        self.init(start: first.time, axes: axes, knots: knots, wrap: wrap, wide: wide, curves: curves)
     }
 }

@@ -57,7 +57,7 @@ public struct DecodedFrame: Sendable {
         let start = try r.f64()
         guard start.isFinite else { throw DisplayListDecodingError(offset: at, reason: "a track starting at \(start)") }
         let flags = try r.u8()
-        guard flags & ~(3 | FrameFormat.trackWraps | FrameFormat.trackWide) == 0,
+        guard flags & ~(3 | FrameFormat.trackWraps | FrameFormat.trackWide | FrameFormat.trackEased) == 0,
             let axes = Track.Axes(rawValue: flags & 3)
         else {
             throw DisplayListDecodingError(offset: at, reason: "unknown track axes")
@@ -74,19 +74,36 @@ public struct DecodedFrame: Sendable {
         }
         let wide = flags & FrameFormat.trackWide != 0
         func number() throws -> Double { wide ? try r.f64() : try r.f32() }
+        var curves: [CubicBezierEasing]?
+        if flags & FrameFormat.trackEased != 0 {
+            curves = try (0..<Int(try r.u8())).map { _ in
+                let c = try (0..<4).map { _ in try r.f32() }
+                // A timing curve's x runs 0…1 (CSS), so it is a function of time.
+                guard c.allSatisfy(\.isFinite), (0...1).contains(c[0]), (0...1).contains(c[2]) else {
+                    throw DisplayListDecodingError(offset: at, reason: "a track curve that is not a timing curve")
+                }
+                return CubicBezierEasing(c[0], c[1], c[2], c[3])
+            }
+        }
+        let eased = curves != nil
         var knots: [Track.Knot] = []
         for _ in 0..<count {
             let t = try number()
-            let (x, vx) = axes != .y ? (try number(), try number()) : (0, 0)
-            let (y, vy) = axes != .x ? (try number(), try number()) : (0, 0)
+            let (x, vx) = axes != .y ? (try number(), eased ? 0 : try number()) : (0, 0)
+            let (y, vy) = axes != .x ? (try number(), eased ? 0 : try number()) : (0, 0)
+            let curve = eased ? try r.u8() : 0
             guard [t, x, y, vx, vy].allSatisfy(\.isFinite) else {
                 throw DisplayListDecodingError(offset: at, reason: "a track knot that is not finite")
             }
             if let previous = knots.last, t < previous.t {
                 throw DisplayListDecodingError(offset: at, reason: "track knot times go back")
             }
-            knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy, wide: wide))
+            if let curves, Int(curve) > curves.count {
+                throw DisplayListDecodingError(
+                    offset: at, reason: "a track knot naming curve \(curve) of \(curves.count)")
+            }
+            knots.append(Track.Knot(t: t, x: x, y: y, vx: vx, vy: vy, curve: curve, wide: wide))
         }
-        return Track(start: start, axes: axes, knots: knots, wrap: wrap, wide: wide)
+        return Track(start: start, axes: axes, knots: knots, wrap: wrap, wide: wide, curves: curves)
     }
 }

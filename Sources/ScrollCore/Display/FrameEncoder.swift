@@ -55,6 +55,8 @@ public enum FrameFormat {
     public static let trackWraps: UInt8 = 4
     /// With this one: its knots' numbers are float64 (`Track.wide`).
     public static let trackWide: UInt8 = 8
+    /// With this one: it is eased (`Track.curves`); its curves follow the wrap.
+    public static let trackEased: UInt8 = 16
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
@@ -143,14 +145,15 @@ public struct FrameEncoder: Sendable {
         append32(&b, UInt32(ops.count)); b.append(contentsOf: ops)
     }
 
-    /// start f64, axes u8 (+ `FrameFormat.trackWraps`, `trackWide`), knot count u16, the wrap's
-    /// upper and period f32 if it wraps, then per knot t and, per axis moved, position and velocity
-    /// (x first): f32, or f64 if wide.
+    /// start f64, axes u8 (+ `FrameFormat.trackWraps`, `trackWide`, `trackEased`), knot count u16,
+    /// the wrap's upper and period f32 if it wraps, if eased its curve count u8 and each curve's
+    /// x1 y1 x2 y2 f32, then per knot t and, per axis moved, position and (not eased) velocity (x
+    /// first): f32, or f64 if wide; and if eased the knot's curve u8.
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
         append64(&b, track.start.bitPattern)
         b.append(
             track.axes.rawValue | (track.wrap == nil ? 0 : FrameFormat.trackWraps)
-                | (track.wide ? FrameFormat.trackWide : 0))
+                | (track.wide ? FrameFormat.trackWide : 0) | (track.curves == nil ? 0 : FrameFormat.trackEased))
         append16(&b, UInt16(track.knots.count))
         func f(_ v: Double) { append32(&b, Float(v).bitPattern) }
         func d(_ v: Double) {
@@ -161,10 +164,22 @@ public struct FrameEncoder: Sendable {
             }
         }
         if let wrap = track.wrap { f(wrap.upper); f(wrap.period) }
+        let eased = track.curves != nil
+        if let curves = track.curves {
+            b.append(UInt8(curves.count))
+            for c in curves { f(c.x1); f(c.y1); f(c.x2); f(c.y2) }
+        }
         for k in track.knots {
             d(k.t)
-            if track.axes != .y { d(k.x); d(k.vx) }
-            if track.axes != .x { d(k.y); d(k.vy) }
+            if track.axes != .y {
+                d(k.x)
+                if !eased { d(k.vx) }
+            }
+            if track.axes != .x {
+                d(k.y)
+                if !eased { d(k.vy) }
+            }
+            if eased { b.append(k.curve) }
         }
     }
 }

@@ -243,9 +243,10 @@ public final class Scene {
         }
         if let hit = cached, hit.key == motion.key { return hit.track }
         let track = motion.plan().flatMap { plan in
-            TrackFitter.fit(
-                from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, wrap: plan.wrap, position: plan.offset
-            )
+            plan.keyframes.flatMap { Track(axes: motion.axes, keyframes: $0, wrap: plan.wrap) }
+                ?? TrackFitter.fit(
+                    from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, wrap: plan.wrap,
+                    position: plan.offset)
         }
         cached = (motion.key, track)
         return track

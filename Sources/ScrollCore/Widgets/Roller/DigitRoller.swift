@@ -361,9 +361,17 @@ public final class DigitRoller: Widget {
                 // The strip shows the same at y and y − 10 rows: its turns are one line on the page.
                 // Columns only ever slide right as they re-lay, so x stays in the wrap's (−10 rows, 0].
                 let path = row.unrolled(after: now, period: 10)
+                // Standing still, its roll is eased moves: sent as they are (x stays 0).
+                let keyframes =
+                    sliding
+                    ? nil
+                    : row.keyframes(after: now, period: 10)?.map {
+                        Track.Keyframe(time: $0.time, offset: Point(x: 0, y: -$0.offset.y * rowHeight), curve: $0.curve)
+                    }
                 return MotionPlan(
                     breaks: (path.breaks + (sliding ? left.breaks(after: now) : [])).sorted(),
-                    end: max(row.endTime, left.endTime), wrap: Track.Wrap(upper: 0, period: 10 * rowHeight)
+                    end: max(row.endTime, left.endTime), wrap: Track.Wrap(upper: 0, period: 10 * rowHeight),
+                    keyframes: keyframes
                 ) {
                     Point(x: left.value(at: $0) - x, y: -path.value($0) * rowHeight)
                 }
