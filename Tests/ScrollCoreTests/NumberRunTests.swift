@@ -2,7 +2,8 @@ import Testing
 
 @testable import ScrollCore
 
-/// Display op 0x16 (docs/PROTOCOL.md, "Display list"): a row of whole numbers drawn as text.
+/// Display op 0x16 (docs/PROTOCOL.md, "Display list"): a row of whole numbers drawn as text, and
+/// the ruler's labels drawn so.
 struct NumberRunTests {
     /// The brief's wrap: 998, 999, then round to 9, 10 (positions exact in float32).
     static let wrapping = NumberRun(
@@ -66,5 +67,37 @@ struct NumberRunTests {
         #expect(run == texts)
         #expect(run.components(separatedBy: "<text ").count - 1 == 4)
         #expect(run.contains(#"<text x="295.5" y="41.5" font-family="DejaVu Sans" font-size="17""#))
+    }
+
+    @Test("the ruler's labels are one run, across the wrap too: its layer is 215 B however many it draws")
+    func ruler() throws {
+        func layer(_ ruler: WeightRuler) throws -> (bytes: Int, runs: [NumberRun], texts: Int) {
+            var list = DisplayList()
+            ruler.render(into: &list, theme: .light)
+            let ops = try DisplayListDecoder.decode(list.bytes)
+            let runs = ops.compactMap { if case .numberRun(let r) = $0 { r } else { nil } }
+            return (list.bytes.count, runs, ops.filter { if case .text = $0 { true } else { false } }.count)
+        }
+        // save, clip 17, fill 5, rect 17, save, scroll, stroke 9, lineRun 29, stroke 9, lineRun 29,
+        // fill 5, numberRun 42, restore, fill 5, pointer rect 17 and triangle 26, restore.
+        for value in [72.5, 999.0, 9.0] {
+            let drawn = try layer(WeightRuler(frame: DemoScene.rulerFrame, value: value))
+            #expect(drawn.bytes == 215 && drawn.texts == 0 && drawn.runs.count == 1)
+            #expect(drawn.runs.first?.wrap == 9...999 && drawn.runs.first?.step == 1)
+            // 390 pt shown and the 200 pt anchor step drawn, a label every 100 pt: 7.
+            #expect(drawn.runs.first?.count == 7)
+        }
+        // A fling's glide drawn whole, tens of labels: the same 215 B.
+        var d = RulerDriver(value: 72.5)
+        d.send(.down, x: 330)
+        for k in 1...10 {
+            d.time += 0.008
+            d.send(.move, x: 330 - 16 * Double(k))
+        }
+        d.send(.up, x: 170)
+        let glide = try layer(d.ruler)
+        #expect(d.ruler.isAnimating && glide.bytes == 215 && glide.texts == 0)
+        // 17 labels: as text ops, 17 × 20–21 B.
+        #expect(glide.runs.first?.count == 17)
     }
 }
