@@ -274,6 +274,21 @@ function paintOps(canvas, layer, open, own, time) {
         ctx.translate(cx, cy + shift); ctx.scale(s, s); ctx.translate(-cx, -cy);
         break;
       }
+      case 0x16: { // number run: whole numbers as text in a row, wrapped into lo…hi (none when lo > hi)
+        const x0 = f(o), y0 = f(o + 4), sx = f(o + 8), sy = f(o + 12), size = f(o + 16);
+        ctx.textAlign = ALIGN[v.getUint8(o + 20)] || "left";
+        ctx.textBaseline = BASELINE[v.getUint8(o + 21)] || "alphabetic";
+        ctx.font = `${v.getUint8(o + 22) === 1 ? "bold " : ""}${size}px ${FONT}`;
+        const n = v.getUint16(o + 23, true), first = v.getInt32(o + 25, true), step = v.getInt32(o + 29, true);
+        const lo = v.getInt32(o + 33, true), hi = v.getInt32(o + 37, true), period = hi - lo + 1;
+        for (let i = 0; i < n; i++) {
+          // Within ±2^47: exact in doubles.
+          const k = first + i * step;
+          const shown = lo <= hi ? lo + (((k - lo) % period) + period) % period : k;
+          ctx.fillText(String(shown), x0 + i * sx, y0 + i * sy);
+        }
+        o += 41; break;
+      }
       case 0x14: { // pulse: a disc from each start, growing and fading for its duration
         const cx = f(o), cy = f(o + 4), r0 = f(o + 8), r1 = f(o + 12), a0 = f(o + 16), a1 = f(o + 20);
         const duration = f(o + 24), color = o + 28, base = v.getFloat64(o + 32, true), n = v.getUint16(o + 40, true);

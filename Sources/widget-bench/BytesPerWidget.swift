@@ -55,7 +55,8 @@ func printBytesPerWidget() {
             let frame = encoder.encode(layers, time: t)
             guard frame.changedLayers > 0 else { continue }
             deltas.append(Double(frame.delta.count))
-            layer.append(Double(layers[index + 1].list.bytes.count))
+            // Layer ids are widget index + 1; a widget's parts (the readout's columns) come between.
+            layer.append(Double(layers.first { $0.id == UInt16(index + 1) }?.list.bytes.count ?? 0))
             if frame.delta.count > 1024 { others(frame, except: index + 1) }
         } while (scene.isAnimating || !pending.isEmpty) && t < 30
         let total = Int(deltas.reduce(0, +))

@@ -57,6 +57,15 @@ import Testing
                 Pulse(
                     center: Point(x: 3, y: 4), radius: (4, 8), alpha: (1, 0), duration: 0.5, fill: Color(70, 80, 90),
                     starts: [1.5, 1.75, 2.5]))
+        case .numberRun:
+            // 998, 999, then round to 9, 10; then a run that does not wrap, counting down through 0.
+            l.numberRun(
+                NumberRun(
+                    x0: 0.5, y0: 6, dx: 100, dy: 0.25, size: 17, align: .center, baseline: .top, count: 4, first: 998,
+                    wrap: 9...999))
+            l.numberRun(
+                NumberRun(
+                    x0: 4, y0: 8, dx: 0, dy: -12, size: 12, align: .right, weight: .bold, count: 3, first: 2, step: -2))
         case .fillPolygonSmall:
             l.fillPolygonSmall(
                 center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
@@ -117,6 +126,13 @@ import Testing
                     "textAlign=\(align[Int(a.rawValue)])", "textBaseline=\(baseline[Int(b.rawValue)])",
                     "font=\(w == .bold ? "bold " : "")\(n(size))px \(font)", "fillText(\(s),\(n(x)),\(n(y)))",
                 ]
+            case .numberRun(let run):
+                // The style once, then each number.
+                return [
+                    "textAlign=\(align[Int(run.align.rawValue)])",
+                    "textBaseline=\(baseline[Int(run.baseline.rawValue)])",
+                    "font=\(run.weight == .bold ? "bold " : "")\(n(run.size))px \(font)",
+                ] + run.texts.map { s, x, y in "fillText(\(s),\(n(x)),\(n(y)))" }
             case .owner: return []  // no call: it decides whether what follows is painted
             case .scroll: return ["translate(\(n(offset.x)),\(n(offset.y)))"]
             case .lineRun(let run):
@@ -205,6 +221,14 @@ import Testing
         for (i, op) in ops.enumerated() {
             #expect(i < layers.count && layers[i] == expected[i], "op \(op) (0x\(String(op.rawValue, radix: 16)))")
         }
+        // The numbers themselves: 998, 999 wrapped round to 9, 10; and 2, 0, −2, not wrapped.
+        let run = try #require(ops.firstIndex(of: .numberRun))
+        let numbers = run < layers.count ? layers[run].filter { $0.hasPrefix("fillText") } : []
+        #expect(
+            numbers == [
+                "fillText(998,0.5,6)", "fillText(999,100.5,6.25)", "fillText(9,200.5,6.5)", "fillText(10,300.5,6.75)",
+                "fillText(2,4,8)", "fillText(0,4,-4)", "fillText(-2,4,-16)",
+            ])
     }
 
     @Test("painter.js has a case for each DisplayOp code and for no other")

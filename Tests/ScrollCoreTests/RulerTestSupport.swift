@@ -84,6 +84,8 @@ struct ScreenGeometry {
                         Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
                 }
             case let .text(s, x, y, _, _, _, _): texts.append(Text(text: s, x: x + shift.x, y: y + shift.y))
+            case .numberRun(let run):
+                texts += run.texts.map { Text(text: $0.text, x: $0.x + shift.x, y: $0.y + shift.y) }
             default:
                 // Shapes: the ruler draws them (background, pointer) outside its scrolled part.
                 precondition(shift == .zero, "\(op) under a translation")

@@ -101,6 +101,18 @@ struct OpProgram {
             }
             let lens = Lens(center: center, focus: focus, knots: knots)
             list.lens(lens); expected.append(.lens(lens))
+        case .numberRun:
+            let (x0, y0, dx, dy, size) = (input.float(), input.float(), input.float(), input.float(), input.float())
+            let align = [TextAlign.left, .center, .right][Int(input.u8()) % 3]
+            let baseline = [TextBaseline.top, .middle, .alphabetic][Int(input.u8()) % 3]
+            let weight = [FontWeight.regular, .bold][Int(input.u8()) % 2]
+            let count = Int(input.u8()) | Int(input.u8()) << 8
+            let (first, step, lo, hi) = (int32(&input), int32(&input), int32(&input), int32(&input))
+            // lo > hi: a run that does not wrap, read back as one.
+            let run = NumberRun(
+                x0: x0, y0: y0, dx: dx, dy: dy, size: size, align: align, baseline: baseline, weight: weight,
+                count: count, first: first, step: step, wrap: lo <= hi ? lo...hi : nil)
+            list.numberRun(run); expected.append(.numberRun(run))
         case .text:
             // ≤ 3 × 300 bytes of UTF-8: within the u16 length, so nothing is cut.
             let s = input.string(maxBytes: 300)
@@ -120,6 +132,8 @@ struct OpProgram {
     private func rect(_ input: inout FuzzBytes) -> Rect {
         Rect(x: input.float(), y: input.float(), width: input.float(), height: input.float())
     }
+
+    private func int32(_ input: inout FuzzBytes) -> Int { Int(Int32(bitPattern: input.u32())) }
 
     private func color(_ input: inout FuzzBytes) -> Color { Color(input.u8(), input.u8(), input.u8(), input.u8()) }
 }

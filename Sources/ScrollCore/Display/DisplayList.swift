@@ -25,6 +25,8 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case pulse = 0x14
     /// cx, cy, focus, count u8, then count × (distance, scale, dy): a save, then a transform by where the layer shows (cx, cy)
     case lens = 0x15
+    /// x0, y0, dx, dy, size, align u8, baseline u8, weight u8, count u16, first i32, step i32, lo i32, hi i32
+    case numberRun = 0x16
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -115,6 +117,19 @@ public struct DisplayList: Sendable, Equatable {
         for k in lens.knots {
             f(k.distance); f(k.scale); f(k.dy)
         }
+    }
+
+    /// A row of whole numbers drawn as text (`NumberRun`): 42 bytes however many, instead of a
+    /// `text` op each. No wrap goes as lo 0, hi −1.
+    public mutating func numberRun(_ run: NumberRun) {
+        precondition((0...Int(UInt16.max)).contains(run.count), "a number run has at most 65535 numbers")
+        let (lo, hi) = run.wrap.map { ($0.lowerBound, $0.upperBound) } ?? (0, -1)
+        let ints = [run.first, run.step, lo, hi]
+        precondition(ints.allSatisfy { Int(Int32.min)...Int(Int32.max) ~= $0 }, "a number run's integers are Int32")
+        op(.numberRun); f(run.x0); f(run.y0); f(run.dx); f(run.dy); f(run.size)
+        bytes.append(run.align.rawValue); bytes.append(run.baseline.rawValue); bytes.append(run.weight.rawValue)
+        u16(UInt16(run.count))
+        for v in ints { append32(&bytes, UInt32(bitPattern: Int32(v))) }
     }
 
     public mutating func fillPolygon(_ points: [Point]) {

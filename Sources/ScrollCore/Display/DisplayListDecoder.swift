@@ -23,6 +23,7 @@ public enum DecodedOp: Sendable, Equatable {
     case pulse(Pulse)
     /// A save, then `Lens`'s transform, up to the matching restore.
     case lens(Lens)
+    case numberRun(NumberRun)
 }
 
 /// `DisplayList.lineRun`'s operands.
@@ -70,6 +71,7 @@ package struct ByteReader {
     }
     package mutating func u16() throws -> UInt16 { UInt16(try u8()) | UInt16(try u8()) << 8 }
     package mutating func u32() throws -> UInt32 { UInt32(try u16()) | UInt32(try u16()) << 16 }
+    package mutating func i32() throws -> Int { Int(Int32(bitPattern: try u32())) }
     package mutating func f32() throws -> Double { Double(Float(bitPattern: try u32())) }
     package mutating func f64() throws -> Double {
         Double(bitPattern: UInt64(try u32()) | UInt64(try u32()) << 32)
@@ -89,6 +91,13 @@ public enum DisplayListDecoder {
         var ops: [DecodedOp] = []
         func rect() throws -> Rect { Rect(x: try r.f32(), y: try r.f32(), width: try r.f32(), height: try r.f32()) }
         func color() throws -> Color { Color(try r.u8(), try r.u8(), try r.u8(), try r.u8()) }
+        /// A byte no one knows reads as the default, as the page does.
+        func textStyle() throws -> (TextAlign, TextBaseline, FontWeight) {
+            (
+                TextAlign(rawValue: try r.u8()) ?? .left, TextBaseline(rawValue: try r.u8()) ?? .alphabetic,
+                FontWeight(rawValue: try r.u8()) ?? .regular
+            )
+        }
         while !r.isAtEnd {
             let at = r.offset
             guard let op = DisplayOp(rawValue: try r.u8()) else {
@@ -114,9 +123,7 @@ public enum DisplayListDecoder {
                 ops.append(.fillPolygon(pts))
             case .text:
                 let x = try r.f32(), y = try r.f32(), size = try r.f32()
-                let align = TextAlign(rawValue: try r.u8()) ?? .left
-                let baseline = TextBaseline(rawValue: try r.u8()) ?? .alphabetic
-                let weight = FontWeight(rawValue: try r.u8()) ?? .regular
+                let (align, baseline, weight) = try textStyle()
                 let n = Int(try r.u16())
                 let s = String(decoding: try r.take(n), as: UTF8.self)
                 ops.append(.text(s, x: x, y: y, size: size, align: align, baseline: baseline, weight: weight))
@@ -159,6 +166,16 @@ public enum DisplayListDecoder {
                     knots.append(Lens.Knot(distance: try r.f32(), scale: try r.f32(), dy: try r.f32()))
                 }
                 ops.append(.lens(Lens(center: center, focus: focus, knots: knots)))
+            case .numberRun:
+                let x0 = try r.f32(), y0 = try r.f32(), dx = try r.f32(), dy = try r.f32(), size = try r.f32()
+                let (align, baseline, weight) = try textStyle()
+                let count = Int(try r.u16())
+                let first = try r.i32(), step = try r.i32(), lo = try r.i32(), hi = try r.i32()
+                ops.append(
+                    .numberRun(
+                        NumberRun(
+                            x0: x0, y0: y0, dx: dx, dy: dy, size: size, align: align, baseline: baseline,
+                            weight: weight, count: count, first: first, step: step, wrap: lo <= hi ? lo...hi : nil)))
             case .pulse:
                 let center = Point(x: try r.f32(), y: try r.f32())
                 let radius = (from: try r.f32(), to: try r.f32()), alpha = (from: try r.f32(), to: try r.f32())

@@ -155,6 +155,13 @@ private struct SVGWriter {
             if weight == .bold { out += " font-weight=\"bold\"" }
             out += " text-anchor=\"\(anchor(align))\" dominant-baseline=\"\(dominantBaseline(baseline))\"\(fill)>"
             out += escaped(s) + "</text>\n"
+        case .numberRun(let run):
+            // Each number as the `text` op it stands for.
+            for (s, x, y) in run.texts {
+                paint(
+                    .text(s, x: x, y: y, size: run.size, align: run.align, baseline: run.baseline, weight: run.weight),
+                    into: &out)
+            }
         case .owner:
             // An SVG has no viewer to leave out: every client's ops are drawn.
             break

@@ -156,8 +156,8 @@ public final class WeightRuler: DialOwner, ReadoutSource {
 
         list.save()
         list.scroll()
-        // Two line runs, not a line per tick: the whole layer stays well under 1 KB when the
-        // anchor moves and it is resent.
+        // Two line runs and a number run, not an op per tick or label: the whole layer stays well
+        // under 1 KB when the anchor moves and it is resent.
         list.setStroke(theme.tick, width: 1)
         list.lineRun(
             contentX(first), top, contentX(first), top + 0.3125 * h, dx: spacing, dy: 0,
@@ -167,12 +167,14 @@ public final class WeightRuler: DialOwner, ReadoutSource {
         list.lineRun(
             contentX(firstMajor), top, contentX(firstMajor), top + majorLength,
             dx: spacing * Double(Self.ticksPerBlock), dy: 0, count: majors)
+        // Their labels, one under each major tick, as one run of numbers wrapping as the labels do.
         list.setFill(theme.text)
-        for n in stride(from: firstMajor, through: last, by: Self.ticksPerBlock) {
-            let label = Self.label(ofBlock: n / Self.ticksPerBlock)
-            list.text(
-                String(label), x: contentX(n), y: top + majorLength + 4, size: 17, align: .center, baseline: .top)
-        }
+        list.numberRun(
+            NumberRun(
+                x0: contentX(firstMajor), y0: top + majorLength + 4, dx: spacing * Double(Self.ticksPerBlock), size: 17,
+                align: .center, baseline: .top, count: majors,
+                first: Self.label(ofBlock: firstMajor / Self.ticksPerBlock),
+                wrap: Self.minLabel...Self.maxLabel))
         list.restore()
         // Fixed centre pointer.
         list.setFill(theme.accent)
