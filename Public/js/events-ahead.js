@@ -16,18 +16,21 @@ export class EventsAhead {
     }
   }
 
-  /** `ahead` of an events message: runs, each of one widget and type, whose `t` is an array of
-   *  times and whose other fields are arrays of one value per event or one value for all. Kept
-   *  as events in time order (stable: one time's events keep theirs). */
+  /** `ahead` of an events message: runs, each of one widget and type, whose times are `t0` (s)
+   *  and `dt` (the gaps after it, ms) and whose other fields are arrays of one value per event or
+   *  one value for all; a `text` of `{fixed, prefix, suffix}` is each event's `value` so written.
+   *  Kept as events in time order (stable: one time's events keep theirs). */
   add(runs) {
     if (!Array.isArray(runs)) return;
     for (const run of runs) {
-      if (!Array.isArray(run?.t)) continue;
-      const fields = Object.entries(run).filter(([name]) => name !== "t");
-      run.t.forEach((t, i) => {
-        if (!Number.isFinite(t)) return;
+      const times = runTimes(run);
+      if (!times) continue;
+      const fields = Object.entries(run).filter(([name]) => name !== "t0" && name !== "dt");
+      const format = textFormat(run.text);
+      times.forEach((t, i) => {
         const event = { t };
         for (const [name, value] of fields) event[name] = Array.isArray(value) ? value[i] : value;
+        if (format) event.text = format(event.value);
         this.list.push(event);
       });
     }
@@ -43,4 +46,21 @@ export class EventsAhead {
 
   /** The room time of the next one, or null when none waits. */
   get next() { return this.list.length ? this.list[0].t : null; }
+}
+
+/** A run's times, added up in whole microseconds as the server rounded them (so each lands on
+ *  the time it stands for exactly), or null when they are not numbers. */
+function runTimes(run) {
+  if (!Number.isFinite(run?.t0) || !Array.isArray(run.dt) || !run.dt.every(Number.isFinite)) return null;
+  let micros = Math.round(run.t0 * 1e6);
+  return [micros / 1e6, ...run.dt.map((gap) => (micros += Math.round(gap * 1000)) / 1e6)];
+}
+
+/** A run's `text` format as a function of an event's value, or null when it is not one. */
+function textFormat(text) {
+  const fixed = text?.fixed;
+  if (!Number.isInteger(fixed) || fixed < 0 || fixed > 100) return null;
+  const prefix = typeof text.prefix === "string" ? text.prefix : "";
+  const suffix = typeof text.suffix === "string" ? text.suffix : "";
+  return (value) => (Number.isFinite(value) ? prefix + value.toFixed(fixed) + suffix : undefined);
 }

@@ -12,12 +12,13 @@ import Testing
                 (async () => {
                   const { EventsAhead } = await import('/js/events-ahead.js');
                   const a = new EventsAhead();
-                  const v = (t, widget, value) => ({ t: [t], widget, type: 'value', value: [value] });
+                  const v = (t, widget, value) => ({ t0: t, dt: [], widget, type: 'value', value: [value] });
                   const out = [a.next];
-                  // Runs: t an array, a field an array (one per event) or one value for all.
-                  a.add([{ t: [1.2, 1.0], widget: 'ruler', type: 'value', value: [3, 1] }, v(1.1, 'dial', 9),
-                         { t: 'x' }, null, { t: [NaN], widget: 'dial', value: 0 }]);
-                  a.add([{ t: [1.0], widget: 'dial', type: 'value', value: 8 }, v(1.3, 'ruler', 4)]);
+                  // Runs: times t0 and gaps dt (ms), a field an array (one per event) or one value for all.
+                  a.add([{ t0: 1.2, dt: [-200], widget: 'ruler', type: 'value', value: [3, 1] }, v(1.1, 'dial', 9),
+                         { t0: 'x', dt: [] }, null, { t0: NaN, dt: [], widget: 'dial', value: 0 },
+                         { t0: 1, dt: ['x'], widget: 'dial', value: 0 }, { t: [1], widget: 'dial', value: 0 }]);
+                  a.add([{ t0: 1.0, dt: [], widget: 'dial', type: 'value', value: 8 }, v(1.3, 'ruler', 4)]);
                   out.push(a.next);
                   out.push(a.due(0.99).length);
                   out.push(a.due(1.1).map(e => e.widget + e.value).join());  // 1.0 ruler, 1.0 dial, 1.1 dial
@@ -37,5 +38,26 @@ import Testing
         #expect(got[4] as? String == "ruler3", "\(got)")
         #expect(got[5] as? String == "3" && got[6] is NSNull, "\(got)")
         #expect((got[7] as? NSNumber)?.intValue == 0, "\(got)")
+    }
+
+    @Test("a run's times are t0 and its gaps added in whole microseconds; a text format writes each value with toFixed")
+    func timesAndTexts() throws {
+        let runs = """
+            [{ "t0": 3600.000001, "dt": [16.667, 0.001, 3776.65], "widget": "w", "type": "value",
+               "value": [0.25, -0.04, 72.5, 1], "text": { "fixed": 1, "prefix": "~", "suffix": " kg" }, "final": false },
+             { "t0": 7000, "dt": [], "widget": "w", "type": "value", "value": 37, "text": { "fixed": 101 } }]
+            """
+        let played =
+            "import('/js/events-ahead.js').then(({ EventsAhead }) => { const a = new EventsAhead(); "
+            + "a.add(\(runs)); return a.list.map(e => [e.t, e.text, e.final]); })"
+        let got = try #require(Chromium.evaluateOnPage(played) as? [[Any]])
+        // Each time exactly the microseconds summed: 3600.000001 + 16.667 ms + 1 µs + 3776.65 ms.
+        #expect(
+            got.map { ($0.first as? NSNumber)?.doubleValue } == [
+                3600.000001, 3600.016668, 3600.016669, 3603.793319, 7000,
+            ])
+        // JavaScript's own rounding (0.25 is a tie: "0.3"), sign ("-0.0"), and a format it refuses.
+        #expect(got.map { $0.dropFirst().first as? String } == ["~0.3 kg", "~-0.0 kg", "~72.5 kg", "~1.0 kg", nil])
+        #expect(got.prefix(4).allSatisfy { $0.last as? Bool == false })
     }
 }

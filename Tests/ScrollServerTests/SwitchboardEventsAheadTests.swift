@@ -23,19 +23,10 @@ struct SwitchboardEventsAheadTests {
         return got
     }
 
-    /// `ahead`'s runs as events: `t` an array of times, every other field one value per event
-    /// (an array) or one for all.
-    static func expanded(_ runs: Any?) -> [[String: Any]] {
-        ((runs as? [[String: Any]]) ?? []).flatMap { run in
-            ((run["t"] as? [Double]) ?? []).indices.map { i in
-                run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }
-            }
-        }
-    }
-
-    static func values(_ events: Any?) -> [(t: Double, value: Double, final: Bool)] {
-        let list = (events as? [[String: Any]]) ?? []
-        return (list.first?["t"] is [Any] ? expanded(list) : list).filter { $0["type"] as? String == "value" }.map {
+    /// The value events of a message's `events`, or of its `ahead` runs as a page plays them.
+    static func values(_ events: Any?, ahead: Bool = false) -> [(t: Double, value: Double, final: Bool)] {
+        let list = ahead ? ServerMessage.aheadEvents(events) : (events as? [[String: Any]]) ?? []
+        return list.filter { $0["type"] as? String == "value" }.map {
             (($0["t"] as? Double) ?? -1, ($0["value"] as? Double) ?? -1, ($0["final"] as? Bool) ?? false)
         }
     }
@@ -68,10 +59,20 @@ struct SwitchboardEventsAheadTests {
         var got = Self.messages(h, 2)
         h.runTicks(readers: [1]) { _, _ in got += Self.messages(h, 2) }
         let events = got.filter { $0.type == "events" }
-        let ahead = events.flatMap { Self.values($0.json["ahead"]) }
+        let ahead = events.flatMap { Self.values($0.json["ahead"], ahead: true) }
         let streamed = events.flatMap { Self.values($0.json["events"]) }
         // The release's step said what the glide will report; nothing moving comes after it.
         #expect(events.filter { $0.json["ahead"] != nil }.count == 1)
+        // One run: its gaps in ms to the microsecond, its texts its values to 0.1 with " kg" ("74.2 kg")
+        // as a format the page rebuilds them by.
+        let runs = events.compactMap { $0.json["ahead"] as? [[String: Any]] }.flatMap { $0 }
+        let format = runs.first?["text"] as? [String: Any]
+        #expect(runs.count == 1 && format?.count == 2)
+        #expect(format?["fixed"] as? Int == 1 && format?["suffix"] as? String == " kg")
+        let gaps = (runs.first?["dt"] as? [Double]) ?? []
+        #expect(gaps.count == ahead.count - 1 && gaps.allSatisfy { abs($0 * 1000 - ($0 * 1000).rounded()) < 1e-6 })
+        let texts = ServerMessage.aheadEvents(events.first { $0.json["ahead"] != nil }?.json["ahead"])
+        #expect(texts.map { $0["text"] as? String } == ahead.map { String(format: "%.1f kg", $0.value) })
         #expect(ahead.count >= 30 && ahead.allSatisfy { !$0.final })
         for (a, b) in zip(ahead, ahead.dropFirst()) {
             #expect(b.t - a.t >= 0.016 - 1e-9)
@@ -92,7 +93,7 @@ struct SwitchboardEventsAheadTests {
         let h = try Self.driverAndWatcher()
         h.fling(1)
         _ = h.read(1)
-        let release = Self.messages(h, 2).flatMap { Self.values($0.json["ahead"]) }
+        let release = Self.messages(h, 2).flatMap { Self.values($0.json["ahead"], ahead: true) }
         #expect(release.count >= 30)
         for _ in 0..<18 { h.fireTick() }
         _ = Self.messages(h, 1)
@@ -118,14 +119,14 @@ struct SwitchboardEventsAheadTests {
         h.join(1)
         _ = h.read(1)
         h.fling(1)
-        let ahead = Self.messages(h, 1).flatMap { Self.values($0.json["ahead"]) }
+        let ahead = Self.messages(h, 1).flatMap { Self.values($0.json["ahead"], ahead: true) }
         for _ in 0..<12 { h.fireTick() }
         _ = h.read(1)
         h.join(2)
         let joined = Self.messages(h, 2)
         #expect(joined.first?.type == "welcome")
         #expect(joined.dropFirst().first?.type == "events")
-        let owed = Self.values(joined.dropFirst().first?.json["ahead"])
+        let owed = Self.values(joined.dropFirst().first?.json["ahead"], ahead: true)
         #expect(!owed.isEmpty && owed.count < ahead.count)
         #expect(owed.map(\.value) == ahead.suffix(owed.count).map(\.value))
     }

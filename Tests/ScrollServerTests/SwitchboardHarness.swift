@@ -107,11 +107,8 @@ final class BoardHarness {
                 for event in json?["events"] as? [[String: Any]] ?? [] {
                     note(event, at: event["t"] as? Double ?? 0, ahead: false)
                 }
-                // Runs: `t` an array, every other field an array of one value per event or one value.
-                for run in json?["ahead"] as? [[String: Any]] ?? [] {
-                    for (i, t) in (run["t"] as? [Double] ?? []).enumerated() {
-                        note(run.mapValues { ($0 as? [Any]).map { $0[i] } ?? $0 }, at: t, ahead: true)
-                    }
+                for event in ServerMessage.aheadEvents(json?["ahead"]) {
+                    note(event, at: event["t"] as? Double ?? 0, ahead: true)
                 }
             case .close:
                 result.closed = true

@@ -70,33 +70,6 @@ public enum ServerMessage {
         return message(.events, fields)
     }
 
-    /// Events sent ahead as runs (docs/PROTOCOL.md, "Events ahead"): the events of one widget and
-    /// type with the same fields, in order, as one object whose `t` is an array of their times (to
-    /// the microsecond) and whose every other field is an array of one value per event, or one
-    /// value when it is the same for all. A glide's reports cost their numbers, not their names.
-    static func runs(_ events: [SceneEvent]) -> [JSONValue] {
-        var order: [String] = []
-        var groups: [String: [[(String, JSONValue)]]] = [:]
-        for event in events {
-            guard case .object(var fields) = event.json else { continue }
-            fields[0].1 = .number((event.time * 1e6).rounded() / 1e6)
-            // A run's key: widget, type and the field names (a haptic with `count` is another run).
-            let key = ([event.widget, event.kind.name.rawValue] + fields.map(\.0)).joined(separator: "\u{0}")
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(fields)
-        }
-        return order.compactMap { key -> JSONValue? in
-            guard let run = groups[key], let first = run.first else { return nil }
-            return .object(
-                first.indices.map { i in
-                    let (name, value) = first[i]
-                    let column = run.map { $0[i].1 }
-                    let same = name != "t" && column.allSatisfy { $0 == value }
-                    return (name, same ? value : .array(column))
-                })
-        }
-    }
-
     /// Everyone in the room, in join order, with their colours.
     /// The first `Presence.listed` clients in join order and how many there are: the message
     /// stays small however many join (each client knows its own colour from `welcome`).

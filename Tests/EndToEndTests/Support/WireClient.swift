@@ -152,12 +152,7 @@ final class WireClient {
                 got.removeAll { $0.ahead && $0.event["widget"] as? String == widget && $0.t > after }
             }
             for e in m["events"] as? [[String: Any]] ?? [] { got.append((e, e["t"] as? Double ?? -1, false)) }
-            // `ahead` comes as runs: `t` an array, every other field an array or one value for all.
-            for run in m["ahead"] as? [[String: Any]] ?? [] {
-                for (i, t) in ((run["t"] as? [Double]) ?? []).enumerated() {
-                    got.append((run.mapValues { value in (value as? [Any]).map { $0[i] } ?? value }, t, true))
-                }
-            }
+            for e in ServerMessage.aheadEvents(m["ahead"]) { got.append((e, e["t"] as? Double ?? -1, true)) }
         }
         return got.enumerated().sorted { ($0.element.t, $0.offset) < ($1.element.t, $1.offset) }.map(\.element.event)
     }
