@@ -4,7 +4,7 @@
 // errors. It holds no widget state and knows no widget: what is shown, said and settable comes
 // from the server. Each host adds only its own furniture through the `on` hooks.
 import { LayerStore, paint } from "./painter.js";
-import { SemanticsLayer } from "./semantics.js";
+import { SemanticsLayer, mergeSemantics } from "./semantics.js";
 import { Connection } from "./connection.js";
 import { attachInput } from "./input.js";
 import { RoomClock } from "./room-clock.js";
@@ -43,9 +43,13 @@ export const EVENT_RULES = {
 const HANDLERS = {
   welcome: (client, m) => client.welcome(m),
   semantics: (client, m) => {
-    client.semantics.update(m.widgets);
-    client.catchers = catchers(m.widgets);
-    client.on.semantics?.(m.widgets);
+    // A full list, or what changed since the last message (a patch before any list is passed over).
+    const widgets = mergeSemantics(client.widgets, m);
+    if (!widgets) return;
+    client.widgets = widgets;
+    client.semantics.update(widgets);
+    client.catchers = catchers(widgets);
+    client.on.semantics?.(widgets);
   },
   presence: (client, m) => client.on.presence?.(m),
   events: (client, m) => client.eventsMessage(m),
@@ -96,6 +100,7 @@ export class SceneClient {
     this.client = null; // this page's client id, from the welcome: the painter skips its own pointer
     this.scene = null; // { name, width, height } from the welcome
     this.welcomed = false;
+    this.widgets = null; // the room's semantics as last known: a full list with the patches since
     this.scale = 1;
     this.dpr = 1;
     this.dirty = false;
@@ -232,6 +237,8 @@ export class SceneClient {
     // may start the room's time again, and what it sent ahead is void.
     this.clock.reset();
     this.dropAhead();
+    // The semantics come whole next: a patch only continues this room's last message.
+    this.widgets = null;
     this.hud.restartSeq();
     this.hud.setConnected(true);
     this.on.welcome?.(m);

@@ -8,6 +8,26 @@
 
 const INTERACTIVE = new Set(["slider", "button", "listbox", "spinbutton"]);
 
+/** The widget list a `semantics` message leaves (docs/PROTOCOL.md): its `widgets`, or `known` (the
+ *  list before) with its `changed` applied by id — each field given replaces the widget's, a
+ *  `null` one removes it. Entries are new objects; `known` is left as it was. Null when the
+ *  message is a patch and nothing is known to apply it to, or neither. */
+export function mergeSemantics(known, m) {
+  if (Array.isArray(m.widgets)) return m.widgets;
+  if (!Array.isArray(known) || !Array.isArray(m.changed)) return null;
+  const changes = new Map(m.changed.filter((c) => typeof c?.id === "string").map((c) => [c.id, c]));
+  return known.map((w) => {
+    const change = changes.get(w.id);
+    if (!change) return w;
+    const merged = { ...w };
+    for (const [name, value] of Object.entries(change)) {
+      if (value === null) delete merged[name];
+      else merged[name] = value;
+    }
+    return merged;
+  });
+}
+
 export class SemanticsLayer {
   constructor(root, onKey) {
     this.root = root; this.onKey = onKey; this.nodes = new Map(); this.keys = new Map(); this.scale = 1;

@@ -80,13 +80,14 @@ struct StoreCheck {
         return MetricsText(String(decoding: body, as: UTF8.self))
     }
 
-    /// The room's last `semantics` once it sent nothing for `quiet` seconds and every track it
-    /// sent has ended (a glide or a roll on a track sends nothing until it changes or rests).
+    /// The room's semantics, as one full message (the last full one with the patches since), once
+    /// it sent nothing for `quiet` seconds and every track it sent has ended (a glide or a roll on a
+    /// track sends nothing until it changes or rests).
     private func semantics(of room: String, on server: ServerProcess) throws -> String {
         let client = try WebSocketClient(url: server.wsURL, subprotocol: ProtocolVersion.subprotocol)
         defer { client.close() }
         try client.send(text: ClientMessage.hello(.init(room: room)).encoded())
-        var last: String?
+        var known = SemanticsMirror()
         // Room time: the latest frame's, and when it came; the latest end of a track received.
         var frameAt: (time: Double, arrival: Double)?
         var tracksEnd = -Double.infinity
@@ -95,7 +96,7 @@ struct StoreCheck {
             switch try client.receive(timeout: quiet) {
             case .text(let text)?:
                 let message = ServerText(Array(text.utf8))
-                if message.type == "semantics" { last = text }
+                if message.type == "semantics" { known.take(text: text) }
                 if message.type == "error" {
                     throw Failure(description: "room \(room): error \(message.code ?? "?"): \(message.message ?? "")")
                 }
@@ -105,7 +106,7 @@ struct StoreCheck {
                 for layer in frame.layers { if let track = layer.track { tracksEnd = max(tracksEnd, track.end) } }
             case nil:
                 let roomNow = frameAt.map { $0.time + MonotonicClock.now() - $0.arrival } ?? .infinity
-                if let last, roomNow > tracksEnd { return last }
+                if let last = known.message, roomNow > tracksEnd { return last }
             }
         }
         throw Failure(description: "room \(room) did not come to rest within \(Int(timeout)) s")

@@ -12,6 +12,8 @@ final class LiveConnection {
     /// The scene's size, from the welcome.
     private(set) var sceneSize = Size(width: 0, height: 0)
     private(set) var semantics: [Semantics]?
+    /// The last full semantics message with the patches since applied.
+    private var knownSemantics = SemanticsMirror()
     private var layerOrder: [UInt16] = []
     private var held: [UInt16: HeldLayer] = [:]
     /// Room time of the latest frame: tracks are read there.
@@ -102,7 +104,10 @@ final class LiveConnection {
                     finalSeen = true
                 }
             case "semantics":
-                semantics = (object["widgets"] as? [Any] ?? []).compactMap { Self.semantics($0 as? [String: Any]) }
+                guard knownSemantics.take(text: text), let full = knownSemantics.message.flatMap(Self.object) else {
+                    return
+                }
+                semantics = (full["widgets"] as? [Any] ?? []).compactMap { Self.semantics($0 as? [String: Any]) }
             case "error":
                 warn("server (client \(client)): \(object["message"] as? String ?? text)")
             default:

@@ -165,6 +165,63 @@ import Testing
         #expect(unknown.first?["unknown"] as? [String] == ["event spin"])
     }
 
+    @Test(
+        "semantics patches: merged by id into the last whole list (null removes a field); none before a whole list, or after a welcome"
+    )
+    func semanticsPatches() throws {
+        let server = try ServerProcess()
+        let b = try Chromium()
+        defer { b.close() }
+        try b.navigate(server.httpURL)
+        // The ruler scene at 72.5 kg; then both widgets at 87.4; then the ruler without its valueText.
+        let before = RulerScene.make(rulerValue: 72.5).semantics, after = RulerScene.make(rulerValue: 87.4).semantics
+        var bare = after
+        for i in bare.indices where bare[i].id == "ruler" { bare[i].valueText = nil }
+        func patch(_ old: [Semantics], _ new: [Semantics]) throws -> String {
+            let text = SemanticsPatch.message(
+                from: old.map(\.json), to: new.map(\.json), full: ServerMessage.semantics(new))
+            return try #require(text)
+        }
+        let welcome = ServerMessage.welcome(
+            client: "c1", color: Color(hex: 0x1C7ED6), room: "r", scene: RulerScene.make(), theme: "light")
+        let texts = [
+            try patch(before, after), ServerMessage.semantics(before), try patch(before, after),
+            try patch(after, bare), welcome, try patch(bare, after), ServerMessage.semantics(after),
+        ]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: texts), as: UTF8.self)
+        let results = try #require(
+            b.evaluate(
+                """
+                (async () => {
+                  const { SceneClient } = await import('/js/client.js');
+                  const overlay = document.createElement('div');
+                  const hooks = [];
+                  const client = new SceneClient({
+                    canvas: document.createElement('canvas'), overlay, announcer: document.createElement('div'),
+                    preferences: () => ({ theme: 'light', reducedMotion: false }),
+                    on: { semantics: (widgets) => hooks.push(widgets.map((w) => w.id).join()) },
+                  });
+                  // Each widget's element: id, aria-valuenow, aria-valuetext, text (a status shows its valueText).
+                  const dom = () => [...overlay.querySelectorAll('[data-widget]')].map((el) =>
+                    [el.dataset.widget, el.getAttribute('aria-valuenow'), el.getAttribute('aria-valuetext'), el.textContent].join('|'));
+                  return \(json).map((text) => {
+                    client.receive(JSON.parse(text));
+                    return dom().join(' ') + ' / ' + hooks.splice(0).join(' ');
+                  });
+                })()
+                """) as? [String])
+        #expect(
+            results == [
+                " / ",  // a patch before any whole list: nothing
+                "readout||72.5 kg|72.5 kg ruler|72.5|72.5 kg| / readout,ruler",
+                "readout||87.4 kg|87.4 kg ruler|87.4|87.4 kg| / readout,ruler",
+                "readout||87.4 kg|87.4 kg ruler|87.4|| / readout,ruler",  // null: the field is gone
+                "readout||87.4 kg|87.4 kg ruler|87.4|| / ",  // the welcome: semantics come whole next
+                "readout||87.4 kg|87.4 kg ruler|87.4|| / ",  // so this patch is passed over
+                "readout||87.4 kg|87.4 kg ruler|87.4|87.4 kg| / readout,ruler",
+            ], "\(results)")
+    }
+
     @Test("the protocol version is written once, in client.js, and is the server's")
     func protocolVersionOnce() throws {
         let scripts = PackagePaths.publicDirectory.appendingPathComponent("js")

@@ -190,6 +190,17 @@ import Testing
         let values = try pages.map { try rest($0, finals: 1) }
         #expect(values[0] == values[1], "the driver rests on \(values[0]) kg, the watcher on \(values[1])")
         #expect(BrowserRulerGestureTests().onTick(values[0]), "\(values[0]) is on a 0.1 tick")
+        // The semantics at rest came as patches (docs/PROTOCOL.md, `semantics`), merged by each page:
+        // the ruler's slider and the readout's text (semantics alone set it) read the final value.
+        let text = WeightRuler.format.text(Int((values[0] * 10).rounded()))
+        for b in pages {
+            try b.waitFor(
+                """
+                (() => { const el = (id) => document.querySelector(`[data-widget=${id}]`);
+                  return el('ruler').getAttribute('aria-valuenow') === '\(JSONValue.format(values[0]))'
+                    && el('ruler').getAttribute('aria-valuetext') === '\(text)' && el('readout').textContent === '\(text)'; })()
+                """, timeout: 5)
+        }
 
         // Each received one track for the ruler: the same, knot for knot (float32 as on the wire),
         // with the same drawing.

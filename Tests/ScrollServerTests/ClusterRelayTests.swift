@@ -98,6 +98,28 @@ import Testing
         #expect(finals.last == 80)
     }
 
+    @Test func theRelaysClientGetsTheSemanticsPatchesTheOwnersClientGets() {
+        _ = drain(a, 1)
+        _ = drain(b, 7)
+        var owned: [String] = [], relayed: [String] = []
+        func read() {
+            owned += drain(a, 1).filter { $0.0 == "semantics" }.map { String(decoding: $0.1, as: UTF8.self) }
+            bus.deliver()
+            relayed += drain(b, 7).filter { $0.0 == "semantics" }.map { String(decoding: $0.1, as: UTF8.self) }
+        }
+        b.send(7, BoardHarness.setValue(80, t: 42))
+        bus.deliver()
+        read()
+        while a.fireTick() { read() }
+        // From 72.5 kg: the ruler settles on 80, then its readout has rolled there.
+        let expected = [
+            #"{"type":"semantics","changed":[{"id":"ruler","valueNow":80,"valueText":"80.0 kg"}]}"#,
+            #"{"type":"semantics","changed":[{"id":"readout","valueText":"80.0 kg"}]}"#,
+        ]
+        #expect(owned == expected)
+        #expect(relayed == expected)
+    }
+
     @Test func theFirstFingerDownWinsAcrossNodes() {
         _ = drain(a, 1)
         _ = drain(b, 7)

@@ -11,6 +11,7 @@ let testHeadroom = 16
 final class FakeRoom: RoomFeed {
     private(set) var semanticsVersion = 1
     private(set) var semantics = SharedPayload(text: "semantics v1", headroom: testHeadroom)
+    private(set) var semanticsPatch: SharedPayload?
     private(set) var presenceVersion = 1
     private(set) var presenceMessage = SharedPayload(text: "presence v1", headroom: testHeadroom)
     private var frames: [String: SharedFrame] = [:]
@@ -27,9 +28,12 @@ final class FakeRoom: RoomFeed {
             changed: changed)
     }
 
-    func changeSemantics() {
+    /// `patch`: the change also comes as a patch, "semantics v1→v2" (none when the widget list changed).
+    func changeSemantics(patch: Bool = false) {
         semanticsVersion += 1
         semantics = SharedPayload(text: "semantics v\(semanticsVersion)", headroom: testHeadroom)
+        let label = "semantics v\(semanticsVersion - 1)→v\(semanticsVersion)"
+        semanticsPatch = patch ? SharedPayload(text: label, headroom: testHeadroom) : nil
     }
 
     func changePresence() {

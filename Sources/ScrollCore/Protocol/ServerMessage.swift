@@ -89,7 +89,17 @@ public enum ServerMessage {
     }
 
     public static func semantics(_ widgets: [Semantics]) -> String {
-        message(.semantics, [("widgets", .array(widgets.map(\.json)))])
+        semantics(json: widgets.map(\.json))
+    }
+
+    /// Every widget's entry, each its `Semantics.json`.
+    public static func semantics(json widgets: [JSONValue]) -> String {
+        message(.semantics, [("widgets", .array(widgets))])
+    }
+
+    /// Only what changed since the message before (`SemanticsPatch`).
+    public static func semantics(changed: [JSONValue]) -> String {
+        message(.semantics, [("changed", .array(changed))])
     }
 }
 

@@ -2,11 +2,15 @@ import ScrollCore
 
 /// A room owned by another node as this node's clients of it read it (docs/CLUSTER.md,
 /// "Relays"): the owner's frames, semantics and presence, kept as they arrive, in the same
-/// bytes the owner's own clients get. Service thread only.
+/// bytes the owner's own clients get (but a semantics patch, made here). Service thread only.
 package final class RelayedRoom: RoomFeed {
     package let name: String
     package private(set) var semanticsVersion = 0
     package private(set) var semantics: SharedPayload
+    /// Made here from the owner's last two messages (the owner relays only full ones).
+    package private(set) var semanticsPatch: SharedPayload?
+    /// The widgets of the owner's last semantics message.
+    private var lastSemantics = SemanticsMirror()
     package private(set) var presenceVersion = 0
     package private(set) var presenceMessage: SharedPayload
     /// By theme render key.
@@ -38,6 +42,15 @@ package final class RelayedRoom: RoomFeed {
                 delta: SharedPayload(delta, headroom: headroom),
                 changed: changed)
         case .semantics(let text):
+            let before = lastSemantics.widgets
+            lastSemantics.forget()
+            lastSemantics.take(text: text)
+            semanticsPatch = nil
+            if let before, let after = lastSemantics.widgets,
+                let patch = SemanticsPatch.message(from: before, to: after, full: text)
+            {
+                semanticsPatch = SharedPayload(text: patch, headroom: headroom)
+            }
             semantics = SharedPayload(text: text, headroom: headroom)
             semanticsVersion += 1
         case .presence(let text):

@@ -20,7 +20,11 @@ package final class Room: RoomFeed {
     private var semanticsCheckedAt = -Double.infinity
     static let semanticsInterval = 0.25
     package private(set) var semantics: SharedPayload
+    /// From version − 1 to this one, when there is one and it is shorter (docs/PROTOCOL.md, `semantics`).
+    package private(set) var semanticsPatch: SharedPayload?
     private var lastSemantics: [Semantics]
+    /// `lastSemantics` as the messages write them, for the next patch.
+    private var lastSemanticsJSON: [JSONValue]
     /// Who is here, their colours and pointers: drawn as the topmost layer.
     package private(set) var presence = Presence()
     package private(set) var presenceVersion = 1
@@ -45,7 +49,8 @@ package final class Room: RoomFeed {
         self.origin = origin
         self.headroom = headroom
         lastSemantics = scene.semantics
-        semantics = SharedPayload(text: ServerMessage.semantics(lastSemantics), headroom: headroom)
+        lastSemanticsJSON = lastSemantics.map(\.json)
+        semantics = SharedPayload(text: ServerMessage.semantics(json: lastSemanticsJSON), headroom: headroom)
         presenceMessage = SharedPayload(text: ServerMessage.presence(presence), headroom: headroom)
     }
 
@@ -152,8 +157,8 @@ package final class Room: RoomFeed {
     private func changed(at time: Double, settling: Bool) {
         changeCount &+= 1
         // While anything moves, what screen readers see is refreshed 4 times a second, not every
-        // frame (each message is every widget's semantics, sent to every client); at rest, and
-        // when a value settles or an item comes or goes, at once.
+        // frame (each message goes to every client); at rest, and when a value settles or an item
+        // comes or goes, at once.
         guard settling || !scene.isAnimating || time - semanticsCheckedAt >= Self.semanticsInterval else { return }
         semanticsCheckedAt = time
         let now = scene.semantics
@@ -166,8 +171,13 @@ package final class Room: RoomFeed {
             if let was = lastSemantics.first(where: { $0.id == compared[i].id }) { compared[i] = was }
         }
         guard compared != lastSemantics else { return }
+        let json = now.map(\.json)
+        let full = ServerMessage.semantics(json: json)
+        let patch = SemanticsPatch.message(from: lastSemanticsJSON, to: json, full: full)
         lastSemantics = now
-        semantics = SharedPayload(text: ServerMessage.semantics(now), headroom: headroom)
+        lastSemanticsJSON = json
+        semantics = SharedPayload(text: full, headroom: headroom)
+        semanticsPatch = patch.map { SharedPayload(text: $0, headroom: headroom) }
         semanticsVersion += 1
     }
 }

@@ -5,6 +5,9 @@ package protocol RoomFeed: AnyObject {
     /// Grows whenever the semantics change.
     var semanticsVersion: Int { get }
     var semantics: SharedPayload { get }
+    /// What changed from `semanticsVersion − 1` to `semanticsVersion`, when that is shorter than
+    /// `semantics` (nil: there is none; a client that has the version before gets `semantics`).
+    var semanticsPatch: SharedPayload? { get }
     /// Grows whenever someone joins or leaves.
     var presenceVersion: Int { get }
     var presenceMessage: SharedPayload { get }

@@ -93,6 +93,7 @@ package struct OutboundQueue {
     package private(set) var queuedEventBytes = 0
     /// When the client last took a message, or when its oldest waiting events came if later.
     private var progressAt = -Double.infinity
+    /// The room's semantics version this client has (0: none; a room's first version has no patch).
     private var semanticsSent = 0
     private var presenceSent = 0
     /// Last frame sequence number sent or skipped as unchanged (0: none yet).
@@ -226,9 +227,10 @@ package struct OutboundQueue {
     /// Whether `next` would return the close: everything before it has been written.
     package var closeIsNext: Bool { closing != nil && echoOfSentFrame == nil && control.isEmpty && pong == nil }
 
-    /// The first of: the echo of the frame just sent, control, pong, close, events, semantics,
-    /// presence, the latest frame — except that, after its first frame, a due frame goes before
-    /// the events, semantics and presence whenever the last message was not a frame.
+    /// The first of: the echo of the frame just sent, control, pong, close, events, semantics (what
+    /// changed, to a client one version behind; else all of it), presence, the latest frame —
+    /// except that, after its first frame, a due frame goes before the events, semantics and
+    /// presence whenever the last message was not a frame.
     /// Without a room only the first three exist.
     package mutating func next(from room: (any RoomFeed)?, theme: Theme, now: Double) -> OutboundAction {
         let action = choose(from: room, theme: theme, now: now)
@@ -266,8 +268,10 @@ package struct OutboundQueue {
             return .write(batch.payload, .text)
         }
         if semanticsSent != room.semanticsVersion {
+            // Only a client that has the version before may be sent what changed since.
+            let patch = semanticsSent == room.semanticsVersion - 1 ? room.semanticsPatch : nil
             semanticsSent = room.semanticsVersion
-            return .write(room.semantics, .text)
+            return .write(patch ?? room.semantics, .text)
         }
         if presenceSent != room.presenceVersion {
             presenceSent = room.presenceVersion

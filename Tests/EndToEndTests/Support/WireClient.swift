@@ -15,6 +15,10 @@ final class WireClient {
     private(set) var id = ""
     /// `welcome.color` (empty until the welcome came).
     private(set) var color = ""
+    /// The room's semantics as a page knows them: each widget by id, from the last full message
+    /// with the patches since applied (nil before any full message since the welcome).
+    private(set) var semantics: [String: [String: Any]]?
+    private var semanticsMirror = SemanticsMirror()
 
     convenience init(
         _ server: ServerProcess, room: String? = "lobby", scene: String? = nil, hello: Bool = true
@@ -60,8 +64,16 @@ final class WireClient {
         received.append(m)
         if case .binary(let b) = m { try frames.apply(b) }
         if let o = Self.json(m) {
-            // Another welcome (a cluster node took the room over) starts a new count of frames.
-            if o["type"] as? String == "welcome", !messages.isEmpty { frames = FrameLog() }
+            // Another welcome (a cluster node took the room over) starts a new count of frames,
+            // and semantics come whole again.
+            if o["type"] as? String == "welcome", !messages.isEmpty {
+                frames = FrameLog()
+                semanticsMirror.forget()
+                semantics = nil
+            }
+            if o["type"] as? String == "semantics", case .text(let text) = m, semanticsMirror.take(text: text) {
+                semantics = semanticsMirror.message.flatMap { Self.json(.text($0)) }.map(Self.byID)
+            }
             messages.append(o)
         }
         return m
@@ -166,10 +178,15 @@ final class WireClient {
         }
     }
 
-    /// Each widget of the next semantics message, by id.
+    /// Each widget of the semantics as the next semantics message leaves them, by id.
     func nextSemantics() throws -> [String: [String: Any]] {
-        let m = try waitFor("semantics") { $0["type"] as? String == "semantics" }
-        let widgets = m["widgets"] as? [[String: Any]] ?? []
+        _ = try waitFor("semantics") { $0["type"] as? String == "semantics" }
+        return semantics ?? [:]
+    }
+
+    /// A full semantics message's widgets, by id.
+    private static func byID(_ message: [String: Any]) -> [String: [String: Any]] {
+        let widgets = message["widgets"] as? [[String: Any]] ?? []
         return Dictionary(
             widgets.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
     }
@@ -188,18 +205,10 @@ final class WireClient {
     func waitForSemantics(
         _ what: String, timeout: Double = 5, _ condition: @escaping ([String: [String: Any]]) -> Bool
     ) throws {
-        func widgets(_ m: [String: Any]) -> [String: [String: Any]]? {
-            guard m["type"] as? String == "semantics", let list = m["widgets"] as? [[String: Any]] else { return nil }
-            return Dictionary(
-                list.compactMap { w in (w["id"] as? String).map { ($0, w) } }, uniquingKeysWith: { a, _ in a })
+        if let semantics, condition(semantics) { return }
+        _ = try waitFor("semantics: \(what)", timeout: timeout) { m in
+            m["type"] as? String == "semantics" && semantics.map(condition) == true
         }
-        let latest = received.reversed().lazy.compactMap { m -> [String: [String: Any]]? in
-            guard case .text(let s) = m, let o = try? JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any]
-            else { return nil }
-            return widgets(o)
-        }.first
-        if let latest, condition(latest) { return }
-        _ = try waitFor("semantics: \(what)", timeout: timeout) { m in widgets(m).map(condition) ?? false }
     }
 
     /// The next final value event of `widget`.
