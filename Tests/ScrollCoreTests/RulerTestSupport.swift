@@ -63,10 +63,12 @@ struct ScreenGeometry {
     /// Ops other than the above, in screen coordinates where they have any (clip, fills).
     var other: [String] = []
 
-    init(_ list: DisplayList, offset: Point) throws {
+    init(_ list: DisplayList, offset: Point) throws { try self.init(ops: list.bytes, offset: offset) }
+
+    init(ops: [UInt8], offset: Point) throws {
         var shift = Point.zero, width = 1.0
         var stack: [(Point, Double)] = []
-        for op in try DisplayListDecoder.decode(list.bytes) {
+        for op in try DisplayListDecoder.decode(ops) {
             switch op {
             case .save: stack.append((shift, width))
             case .restore: if let top = stack.popLast() { (shift, width) = top }
@@ -92,5 +94,27 @@ struct ScreenGeometry {
                 other.append("\(op)")
             }
         }
+    }
+}
+
+extension ScreenGeometry {
+    /// What a ruler's layer shows within `frame` (its clip): the lines whose x falls inside it, the
+    /// labels that reach into it (a label is under 40 pt wide) and the rest of its ops. A ruler at
+    /// rest after a glide keeps the glide's drawing, which reaches further out than a restored
+    /// ruler's: the same picture, other bytes.
+    static func shown(_ ops: [UInt8], offset: Point, within frame: Rect) throws -> ScreenGeometry {
+        var g = try ScreenGeometry(ops: ops, offset: offset)
+        g.lines = g.lines.filter { $0.x0 >= frame.minX - 1 && $0.x0 <= frame.maxX + 1 }
+        g.texts = g.texts.filter { $0.x >= frame.minX - 20 && $0.x <= frame.maxX + 20 }
+        return g
+    }
+
+    /// Whether two ruler layers (ops and offset) show the same within `frame`.
+    static func sameShown(
+        _ a: (ops: [UInt8], offset: Point), _ b: (ops: [UInt8], offset: Point), within frame: Rect
+    ) throws -> Bool {
+        let x = try shown(a.ops, offset: a.offset, within: frame)
+        let y = try shown(b.ops, offset: b.offset, within: frame)
+        return Set(x.lines) == Set(y.lines) && Set(x.texts) == Set(y.texts) && x.other == y.other
     }
 }

@@ -91,7 +91,8 @@ public final class WeightRuler: DialOwner, ReadoutSource {
     /// A glide no longer than this (pt) is drawn whole when it starts, from where it starts to
     /// where it will rest: the frame then carries it as one track (docs/PROTOCOL.md, "Tracks")
     /// and one drawing. A longer one (Home to End is half the ruler) goes frame by frame. At rest
-    /// it is drawn by its anchor again, as a restored ruler is.
+    /// it keeps that drawing (which shows the rest, so its frame sends nothing) until input comes;
+    /// a restored ruler, or one whose glide went frame by frame, is drawn by its anchor.
     public static let longestDrawnGlide = 4000.0
     /// While a finger holds it, this much more is drawn on either side of the anchor's step (pt),
     /// so a page that predicts the drag (docs/PROTOCOL.md, "Prediction") has ticks to show until
@@ -100,7 +101,7 @@ public final class WeightRuler: DialOwner, ReadoutSource {
 
     /// What the ticks are drawn for: tick n at `centre + n·spacing − origin` (so the layer's offset
     /// is `origin − contentOffset`), those visible at content offsets [lo, hi + anchorStep). At rest
-    /// all three are the content offset rounded down to the step. From a finger's down to the rest
+    /// (but after a glide drawn whole) all three are the content offset rounded down to the step. From a finger's down to the rest
     /// of its glide the origin stays where the down was, so the layer's offset means the same all
     /// along: a page that predicts the drag (docs/PROTOCOL.md, "Prediction") hands over to the
     /// glide's track without a jump.
@@ -109,10 +110,10 @@ public final class WeightRuler: DialOwner, ReadoutSource {
         func cell(_ x: Double) -> Double { (x / step).rounded(.down) * step }
         let here = cell(contentOffset)
         // The ruler's paths are monotonic (no edges, no springs): it is between the two ends.
-        if let glide = dial.glide, abs(glide.to - glide.from) <= Self.longestDrawnGlide,
+        if let glide = dial.lastGlide, abs(glide.to - glide.from) <= Self.longestDrawnGlide,
             (min(glide.from, glide.to)...max(glide.from, glide.to)).contains(contentOffset)
         {
-            return (cell(dial.gestureStart), cell(min(glide.from, glide.to)), cell(max(glide.from, glide.to)))
+            return (cell(glide.gestureStart), cell(min(glide.from, glide.to)), cell(max(glide.from, glide.to)))
         }
         if dial.isHeld { return (cell(dial.gestureStart), here - Self.heldMargin, here + Self.heldMargin) }
         return (here, here, here)

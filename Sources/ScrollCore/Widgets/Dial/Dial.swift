@@ -43,6 +43,10 @@ public final class Dial {
     /// While it moves on its own: where its current path began and where it will rest (both stay
     /// the same from the input that set the path until it rests). Nil when held or at rest.
     private(set) var glide: (from: Double, to: Double)?
+    /// Its glide, or the one it came to rest from while no input has come since, with where its
+    /// gesture began: a drawing made for the whole glide still shows its rest.
+    private(set) var lastGlide: (from: Double, to: Double, gestureStart: Double)?
+    private var lastGlideRevision = -1
     /// A finger holds it.
     private(set) var isHeld = false
     /// Where the current gesture began: the offset at the finger's down, through its hold and the
@@ -97,6 +101,7 @@ public final class Dial {
     func rest(onIndex index: Int, offset: Double? = nil) {
         ticks = TickDial(scale: ticks.scale, index: index, offset: offset, snaps: ticks.snaps, clicks: ticks.clicks)
         ahead = nil  // a new axis counts its revisions afresh
+        lastGlide = nil
         contentOffset = ticks.offset(at: now)
         self.index = ticks.index
         settled = (self.index, contentOffset)
@@ -110,6 +115,12 @@ public final class Dial {
         gestureStart = axis.touchStart ?? axis.pathStart
         revision = axis.revision
         glide = !isHeld && axis.isMoving ? axis.destination.map { (axis.pathStart, $0) } : nil
+        if let glide {
+            lastGlide = (glide.from, glide.to, gestureStart)
+            lastGlideRevision = revision
+        } else if isHeld || revision != lastGlideRevision {
+            lastGlide = nil
+        }
     }
 
     /// Names the glide while it moves on its own (its axis's revision); nil while held or at rest.
