@@ -4,6 +4,10 @@
 // and Easing.swift evaluate the same track the same way.
 
 const AXES_X = 1, AXES_Y = 2, WRAPS = 4, WIDE = 8, EASED = 16;
+// The curves CSS names (1 ease, 2 ease-in, 3 ease-out, 4 ease-in-out), a byte on the wire; in
+// float32 as every curve of a track.
+const NAMED_CURVES = [[0.25, 0.1, 0.25, 1], [0.42, 0, 1, 1], [0, 0, 0.58, 1], [0.42, 0, 0.58, 1]]
+  .map((c) => c.map(Math.fround));
 
 /** Reads a track at byte `o` of `view`: `{ track, next }` (next: the byte after it), or null if
  *  it is malformed (no knots, unknown axes, a wrap without a period, times going back, a number
@@ -31,16 +35,23 @@ export function readTrack(view, o) {
   let curves = null;
   if (eased) {
     if (o + 1 > view.byteLength) return null;
-    const m = view.getUint8(o);
-    if (o + 1 + 16 * m > view.byteLength) return null;
+    const m = view.getUint8(o++);
     curves = [];
     for (let i = 0; i < m; i++) {
-      const c = [0, 1, 2, 3].map((k) => view.getFloat32(o + 1 + 16 * i + 4 * k, true));
+      if (o + 1 > view.byteLength) return null;
+      const name = view.getUint8(o++);
+      if (name > 0) {
+        if (name > NAMED_CURVES.length) return null;
+        curves.push(NAMED_CURVES[name - 1]);
+        continue;
+      }
+      if (o + 16 > view.byteLength) return null;
+      const c = [0, 1, 2, 3].map((k) => view.getFloat32(o + 4 * k, true));
       // A timing curve's x runs 0…1 (CSS), so it is a function of time.
       if (!c.every(Number.isFinite) || !(c[0] >= 0 && c[0] <= 1 && c[2] >= 0 && c[2] <= 1)) return null;
       curves.push(c);
+      o += 16;
     }
-    o += 1 + 16 * m;
   }
   if (o + count * size > view.byteLength) return null;
   const knots = [];

@@ -98,13 +98,18 @@ struct TrackTests {
         FrameEncoder.appendTrack(&wide, far)
         #expect(wide.count == 11 + 8 + 2 * 24 && wide[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackWide)
         #expect(far.knots[1].y == -4_000_000_100 && Track.Knot(t: 0, x: 0, y: -4_000_000_100, vx: 0).y == -4e9)
-        // Eased: its curves (a count, then 4 float32 each) after the wrap; a knot is t, a position
-        // per axis and its curve's byte, no velocities.
+        // Eased: its curves after the wrap (a count, then a byte each that CSS names, ease-in 2 and
+        // ease-out 3); a knot is t, a position per axis and its curve's byte, no velocities.
         let roll = try #require(cases.first { $0.name.hasPrefix("eased and wrapping") }).track
         var eased = [UInt8]()
         FrameEncoder.appendTrack(&eased, roll)
-        #expect(eased.count == 11 + 8 + 1 + 2 * 16 + 5 * 9)
-        #expect(eased[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackEased && eased[19] == 2)
+        #expect(eased.count == 11 + 8 + 1 + 2 + 5 * 9)
+        #expect(eased[8] == 2 | FrameFormat.trackWraps | FrameFormat.trackEased && eased[19...21] == [2, 2, 3])
+        // A curve CSS does not name: 0, then its four numbers.
+        let custom = try #require(cases.first { $0.name.hasPrefix("eased along a custom curve") }).track
+        var own = [UInt8]()
+        FrameEncoder.appendTrack(&own, custom)
+        #expect(own.count == 11 + 1 + 1 + 16 + 2 * 9 && own[11...12] == [1, 0])
     }
 
     @Test("an eased track's curves go as float32: the page and the server ease along the same curve")
@@ -212,17 +217,31 @@ struct TrackTests {
         // Eased (bit 16): a knot naming a curve the track does not have, a curve whose x leaves 0…1.
         let eased = Track(
             start: 0, axes: .x, knots: [.init(t: 0, x: 0), .init(t: 1, x: 100, curve: 1)], curves: [.easeOut])
-        var good = FrameEncoder.header(seq: 1, flags: FrameFormat.flagDelta, time: 0, count: 1)
-        append16(&good, 1)
-        good.append(FrameFormat.layerTrack)
-        FrameEncoder.appendTrack(&good, eased)
+        let custom = Track(
+            start: 0, axes: .x, knots: [.init(t: 0, x: 0), .init(t: 1, x: 100, curve: 1)],
+            curves: [CubicBezierEasing(0.1, 0, 0.58, 1)])
+        func frame(_ track: Track) -> [UInt8] {
+            var b = FrameEncoder.header(seq: 1, flags: FrameFormat.flagDelta, time: 0, count: 1)
+            append16(&b, 1)
+            b.append(FrameFormat.layerTrack)
+            FrameEncoder.appendTrack(&b, track)
+            return b
+        }
+        let good = frame(eased)
         #expect(try DecodedFrame(good).layers[0].track == eased)
+        #expect(try DecodedFrame(frame(custom)).layers[0].track == custom)
         var badCurve = good
         badCurve[badCurve.count - 1] = 2
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badCurve) }
-        var badX = good
-        // The curve's x2 (0.58), after the header, layer id and kind, start, axes, count, curve count, x1, y1.
-        let x2 = FrameFormat.headerSize + 3 + 11 + 1 + 8
+        var badX = frame(custom)
+        // A name CSS does not have.
+        var badName = good
+        #expect(badName[FrameFormat.headerSize + 3 + 12] == 3)
+        badName[FrameFormat.headerSize + 3 + 12] = 5
+        #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badName) }
+        // The curve's x2 (0.58), after the header, layer id and kind, start, axes, count, curve
+        // count, its name (0: its numbers follow), x1, y1.
+        let x2 = FrameFormat.headerSize + 3 + 11 + 1 + 1 + 8
         #expect(Array(badX[x2..<x2 + 4]) == Array(withUnsafeBytes(of: Float(0.58).bitPattern.littleEndian, Array.init)))
         badX.replaceSubrange(x2..<x2 + 4, with: withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init))
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badX) }

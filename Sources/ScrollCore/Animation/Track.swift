@@ -88,9 +88,7 @@ public struct Track: Sendable, Equatable {
         self.axes = axes
         self.wrap = wrap
         self.wide = wide
-        self.curves = curves?.map { c in
-            CubicBezierEasing(Knot.f32(c.x1), Knot.f32(c.y1), Knot.f32(c.x2), Knot.f32(c.y2))
-        }
+        self.curves = curves?.map(\.float32)
         self.knots = knots.map { k in
             var k = Knot(t: k.t, x: k.x, y: k.y, vx: k.vx, vy: k.vy, curve: curves == nil ? 0 : k.curve, wide: wide)
             if curves != nil { (k.vx, k.vy) = (0, 0) }

@@ -57,6 +57,9 @@ public enum FrameFormat {
     public static let trackWide: UInt8 = 8
     /// With this one: it is eased (`Track.curves`); its curves follow the wrap.
     public static let trackEased: UInt8 = 16
+    /// An eased track's curve as one byte when CSS names it (1 `ease`, 2 `ease-in`, 3 `ease-out`,
+    /// 4 `ease-in-out`, in float32 as every curve of a track); 0 and its four numbers else.
+    public static let namedCurves = [CubicBezierEasing.ease, .easeIn, .easeOut, .easeInOut].map(\.float32)
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
@@ -146,8 +149,8 @@ public struct FrameEncoder: Sendable {
     }
 
     /// start f64, axes u8 (+ `FrameFormat.trackWraps`, `trackWide`, `trackEased`), knot count u16,
-    /// the wrap's upper and period f32 if it wraps, if eased its curve count u8 and each curve's
-    /// x1 y1 x2 y2 f32, then per knot t and, per axis moved, position and (not eased) velocity (x
+    /// the wrap's upper and period f32 if it wraps, if eased its curve count u8 and each curve (u8
+    /// its CSS name, `FrameFormat.namedCurves`, or 0 and x1 y1 x2 y2 f32), then per knot t and, per axis moved, position and (not eased) velocity (x
     /// first): f32, or f64 if wide; and if eased the knot's curve u8.
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
         append64(&b, track.start.bitPattern)
@@ -167,7 +170,14 @@ public struct FrameEncoder: Sendable {
         let eased = track.curves != nil
         if let curves = track.curves {
             b.append(UInt8(curves.count))
-            for c in curves { f(c.x1); f(c.y1); f(c.x2); f(c.y2) }
+            for c in curves {
+                if let name = FrameFormat.namedCurves.firstIndex(of: c) {
+                    b.append(UInt8(name + 1))
+                } else {
+                    b.append(0)
+                    f(c.x1); f(c.y1); f(c.x2); f(c.y2)
+                }
+            }
         }
         for k in track.knots {
             d(k.t)

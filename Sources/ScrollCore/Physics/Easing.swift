@@ -7,9 +7,16 @@ public struct CubicBezierEasing: Sendable, Equatable {
     }
 
     public static let linear = CubicBezierEasing(0, 0, 1, 1)
+    public static let ease = CubicBezierEasing(0.25, 0.1, 0.25, 1)
     public static let easeIn = CubicBezierEasing(0.42, 0, 1, 1)
     public static let easeOut = CubicBezierEasing(0, 0, 0.58, 1)
     public static let easeInOut = CubicBezierEasing(0.42, 0, 0.58, 1)
+
+    /// Its numbers rounded to float32, as a track sends them.
+    public var float32: CubicBezierEasing {
+        func f(_ v: Double) -> Double { Double(Float(v)) }
+        return CubicBezierEasing(f(x1), f(y1), f(x2), f(y2))
+    }
 
     /// Progress (0…1) at normalised time `u` (clamped to 0…1).
     public func value(at u: Double) -> Double {
