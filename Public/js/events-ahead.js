@@ -49,12 +49,22 @@ export class EventsAhead {
 }
 
 /** A run's times, added up in whole microseconds as the server rounded them (so each lands on
- *  the time it stands for exactly), or null when they are not numbers. */
+ *  the time it stands for exactly), or null when they are not numbers. A gap may be
+ *  `[gap, count]`: that gap count times over (at most MOST_GAPS in all). */
 function runTimes(run) {
-  if (!Number.isFinite(run?.t0) || !Array.isArray(run.dt) || !run.dt.every(Number.isFinite)) return null;
+  if (!Number.isFinite(run?.t0) || !Array.isArray(run.dt)) return null;
   let micros = Math.round(run.t0 * 1e6);
-  return [micros / 1e6, ...run.dt.map((gap) => (micros += Math.round(gap * 1000)) / 1e6)];
+  const times = [micros / 1e6];
+  for (const gap of run.dt) {
+    const [size, count] = Array.isArray(gap) ? gap : [gap, 1];
+    if (!Number.isFinite(size) || !Number.isInteger(count) || count < 1 || times.length + count > MOST_GAPS) return null;
+    for (let i = 0; i < count; i++) times.push((micros += Math.round(size * 1000)) / 1e6);
+  }
+  return times;
 }
+
+/** The most events one run may stand for (the server sends far fewer ahead). */
+const MOST_GAPS = 100000;
 
 /** A run's `text` format as a function of an event's value, or null when it is not one. */
 function textFormat(text) {

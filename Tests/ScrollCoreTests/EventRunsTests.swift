@@ -44,6 +44,19 @@ struct EventRunsTests {
         #expect(ServerMessage.events([]) == #"{"type":"events","events":[]}"#)
     }
 
+    @Test("three or more equal gaps in a row go as [gap, count], two as they are; the reader adds them back")
+    func repeatedGaps() throws {
+        // Gaps of 16, 16, 16, 16, 20, 20, 16 ms after 0.1 s.
+        let times = [0.1, 0.116, 0.132, 0.148, 0.164, 0.184, 0.204, 0.22]
+        let run = ServerMessage.runs(times.map { SceneEvent(time: $0, widget: "w", kind: .moved(1)) })
+        let text = ServerMessage.events([], ahead: times.map { SceneEvent(time: $0, widget: "w", kind: .moved(1)) })
+        #expect(text.contains(#""t0":0.1,"dt":[[16,4],20,20,16],"#), "\(text)")
+        #expect(run.count == 1)
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let read = ServerMessage.aheadEvents(json?["ahead"]).compactMap { $0["t"] as? Double }
+        #expect(read == times.map { ($0 * 1e6).rounded() / 1e6 })
+    }
+
     @Test("texts as a format: a prefix and a suffix, the fewest decimals that write them all, none for whole numbers")
     func formats() {
         let priced = [Self.value(1, 1.25, "$1.25 each"), Self.value(2, 12, "$12.00 each")]

@@ -69,7 +69,14 @@ struct SwitchboardEventsAheadTests {
         let format = runs.first?["text"] as? [String: Any]
         #expect(runs.count == 1 && format?.count == 2)
         #expect(format?["fixed"] as? Int == 1 && format?["suffix"] as? String == " kg")
-        let gaps = (runs.first?["dt"] as? [Double]) ?? []
+        // Equal gaps in a row as [gap, count]: the reports one a frame tick (16 ms) as one.
+        let dt = (runs.first?["dt"] as? [Any]) ?? []
+        let gaps = dt.flatMap { g -> [Double] in
+            if let pair = g as? [Double], pair.count == 2 { return Array(repeating: pair[0], count: Int(pair[1])) }
+            return (g as? Double).map { [$0] } ?? [.nan]
+        }
+        #expect(dt.contains { ($0 as? [Double]).map { $0[0] == 16 && $0[1] >= 3 } ?? false }, "\(dt)")
+        #expect(dt.count < gaps.count)
         #expect(gaps.count == ahead.count - 1 && gaps.allSatisfy { abs($0 * 1000 - ($0 * 1000).rounded()) < 1e-6 })
         let texts = ServerMessage.aheadEvents(events.first { $0.json["ahead"] != nil }?.json["ahead"])
         #expect(texts.map { $0["text"] as? String } == ahead.map { String(format: "%.1f kg", $0.value) })

@@ -12,9 +12,15 @@ extension ServerMessage {
             // In whole microseconds, as they were sent: the sum lands on each time exactly.
             var micros = (t0 * 1e6).rounded()
             var times = [micros / 1e6]
-            for case let gap as NSNumber in gaps {
-                micros += (gap.doubleValue * 1000).rounded()
-                times.append(micros / 1e6)
+            for gap in gaps {
+                // A gap, or `[gap, count]`: that gap count times over.
+                let (size, count) =
+                    (gap as? [NSNumber]).map { ($0.first?.doubleValue ?? 0, $0.count == 2 ? $0[1].intValue : 0) }
+                    ?? ((gap as? NSNumber)?.doubleValue ?? 0, 1)
+                for _ in 0..<max(count, 0) {
+                    micros += (size * 1000).rounded()
+                    times.append(micros / 1e6)
+                }
             }
             let format = (run["text"] as? [String: Any]).flatMap(RunTextFormat.init(object:))
             let fields = run.filter { $0.key != "t0" && $0.key != "dt" }

@@ -37,12 +37,28 @@ extension ServerMessage {
     }
 
     /// `t0` and `dt` of a run's times: the gaps between the times rounded to the microsecond, so
-    /// a page that adds them up in whole microseconds lands on those times exactly.
+    /// a page that adds them up in whole microseconds lands on those times exactly. Three or more
+    /// equal gaps in a row go as `[gap, count]` (a glide's reports one a frame tick, 16 ms apart).
     static func runTimes(_ times: [Double]) -> [(String, JSONValue)] {
         let micros = times.map { ($0 * 1e6).rounded() }
-        let gaps = zip(micros.dropFirst(), micros).map { JSONValue.number(($0 - $1) / 1000) }
-        return [("t0", .number((micros.first ?? 0) / 1e6)), ("dt", .array(gaps))]
+        let gaps = zip(micros.dropFirst(), micros).map { ($0 - $1) / 1000 }
+        var dt: [JSONValue] = []
+        var i = 0
+        while i < gaps.count {
+            var n = 1
+            while i + n < gaps.count, gaps[i + n] == gaps[i] { n += 1 }
+            if n >= runOfGaps {
+                dt.append(.array([.number(gaps[i]), .number(Double(n))]))
+            } else {
+                dt += Array(repeating: .number(gaps[i]), count: n)
+            }
+            i += n
+        }
+        return [("t0", .number((micros.first ?? 0) / 1e6)), ("dt", .array(dt))]
     }
+
+    /// Equal gaps in a row that go as one `[gap, count]`: from three on it is shorter.
+    static let runOfGaps = 3
 }
 
 /// A run's texts as its values written by JavaScript's `toFixed(fixed)` between a prefix and a
