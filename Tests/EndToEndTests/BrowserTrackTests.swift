@@ -124,16 +124,8 @@ import Testing
             ) { Point(x: 0, y: -path.value($0) * 40) })
         #expect(track.knots.count <= 16 && track.wide == (turns > 1000))
         let times = [0.0, 0.05, 0.3, 0.61, 0.95, 1.1, 1.3, row.endTime, row.endTime + 1]
-        let got = try Self.painted(track, at: times).map(\.y)
-        for (t, y) in zip(times, got) {
-            #expect(abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)")
-            // Within the strip, on the row the column shows (mod one turn), within the spec's 0.25 pt.
-            let shown = -row.value(at: t) * 40
-            let apart = (y - shown).truncatingRemainder(dividingBy: 400)
-            #expect(
-                y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= 0.25, "at \(t): \(y), the column \(shown)")
-        }
-        #expect(got.last == -320)
+        // Within the strip, on the row the column shows (mod one turn), within the spec's 0.25 pt.
+        try Self.expectPaintedAsColumn(track, row: row, at: times, within: 0.25)
     }
 
     @Test(
@@ -152,15 +144,28 @@ import Testing
         #expect(track.knots.count == 4 && track.curves?.map(\.x1) == [Double(Float(0.42)), 0])
         #expect(track.wide == (turns > 1000))
         let times = [0.0, 0.1, 0.2, 0.29, 0.61, 1.25, 1.3, 1.5, 1.7, row.endTime, row.endTime + 1]
-        let got = try Self.painted(track, at: times).map(\.y)
+        // Exact: the row itself, not a fit of it.
+        try Self.expectPaintedAsColumn(track, row: row, at: times, within: 0.01)
+    }
+
+    /// A column's `track` (rows of 40 pt, a turn of 400) painted at `times` as Track.swift gives it,
+    /// within the strip on the row `row` shows (mod one turn) within `tolerance`, resting on 8.
+    static func expectPaintedAsColumn(
+        _ track: Track, row: AnimatedValue, at times: [Double], within tolerance: Double,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let got = try painted(track, at: times).map(\.y)
         for (t, y) in zip(times, got) {
-            #expect(abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)")
+            #expect(
+                abs(y - track.offset(at: t).y) <= 0.01, "at \(t): painted \(y), the track \(track.offset(at: t).y)",
+                sourceLocation: sourceLocation)
             let shown = -row.value(at: t) * 40
             let apart = (y - shown).truncatingRemainder(dividingBy: 400)
             #expect(
-                y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= 0.01, "at \(t): \(y), the column \(shown)")
+                y > -400 && y <= 0 && min(abs(apart), 400 - abs(apart)) <= tolerance,
+                "at \(t): \(y), the column \(shown)", sourceLocation: sourceLocation)
         }
-        #expect(got.last == -320)
+        #expect(got.last == -320, sourceLocation: sourceLocation)
     }
 
     @Test(
