@@ -57,6 +57,8 @@ struct RulerTrackTests {
         let first = try #require(release?.layers.first { $0.id == id })
         #expect(Self.entry(first).kind == "ops+track")
         let track = try #require(first.track)
+        // A fling is no ease: fitted (Hermite knots, no curves).
+        #expect(track.curves == nil)
         var kinds: [String] = []
         var bytes = Self.entry(first).bytes
         var worst = 0.0
@@ -157,15 +159,23 @@ struct RulerTrackTests {
         #expect(caught.track == nil && caught.offset != nil, "held: a fixed offset, frame by frame")
     }
 
-    @Test("a key step is a track too; a drag is not (offsets frame by frame)")
+    @Test("a key step is a track too, its ease sent as it is; a drag is not (offsets frame by frame)")
     func keysAndDrags() throws {
         let scene = RulerScene.make()
         let ruler = try #require(scene.widget("ruler") as? WeightRuler)
         let index = try #require(scene.widgets.firstIndex { $0 === ruler })
         scene.apply(.key("ArrowRight", widget: "ruler"), at: 1)
-        #expect(
-            scene.render(theme: .light).first { $0.id == UInt16(index + 1) }?.track.map { abs($0.end - 1.2) < 1e-6 }
-                == true)
+        let track = try #require(scene.render(theme: .light).first { $0.id == UInt16(index + 1) }?.track)
+        #expect(abs(track.end - 1.2) < 1e-6)
+        // Its ease (0.2 s, ease-in-out) as it is: two knots, the curve CSS names, exact.
+        #expect(track.knots.count == 2 && track.curves == [CubicBezierEasing.easeInOut.float32])
+        var worst = 0.0
+        for ms in 1000...1250 {
+            let t = Double(ms) / 1000
+            scene.advance(to: t)
+            worst = max(worst, abs(track.offset(at: t).x - ruler.layerOffset.x))
+        }
+        #expect(worst < 1e-3, "\(worst) pt off")
         scene.advance(to: 2)
         #expect(scene.render(theme: .light).first { $0.id == UInt16(index + 1) }?.track == nil)
         let key = PointerKey(client: "c", pointer: 1)

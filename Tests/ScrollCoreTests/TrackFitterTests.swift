@@ -90,6 +90,25 @@ struct TrackFitterTests {
         #expect(letGo.worst <= Self.bound && letGo.track.offset(at: 1).x == 0)
     }
 
+    @Test("an ease's path as keyframes: from its start, exact; none for a fling, nor where a hard edge clamps the ease")
+    func easedKeyframes() throws {
+        var axis = ScrollAxis(offset: 0)
+        axis.animate(to: 100, duration: 0.3, time: 1)
+        let eased = try #require(axis.plannedPath(from: 1.1)?.keyframes)
+        #expect(eased.map(\.time) == [1, 1.3] && eased.map(\.offset.x) == [0, 100])
+        #expect(eased.map(\.curve) == [.linear, .easeInOut])
+        // A fling is not an ease.
+        var fling = ScrollAxis(offset: 0)
+        fling.touchDown(at: 300, clientTime: 0, time: 0)
+        fling.touchMove(to: 280, clientTime: 0.01, time: 0.01)
+        fling.touchUp(clientTime: 0.01, time: 0.01)
+        #expect(try #require(fling.plannedPath(from: 0.01)).keyframes == nil)
+        // Past a hard edge the ease is clamped: not its curve.
+        var edged = ScrollAxis(offset: 0, edges: .hard(min: 0, max: 50))
+        edged.animate(to: 100, duration: 0.3, time: 1)
+        #expect(try #require(edged.plannedPath(from: 1)).keyframes == nil)
+    }
+
     @Test("no path while a finger holds the axis or at rest; a motion needing too many knots gets no track")
     func noTrack() {
         var axis = ScrollAxis(offset: 0)

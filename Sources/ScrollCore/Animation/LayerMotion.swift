@@ -28,7 +28,12 @@ public struct MotionPlan {
 extension MotionPlan {
     /// A layer that shows an axis's path horizontally: its offset is `origin` minus the axis's.
     public init(layerOf path: AxisPath, origin: Double = 0) {
-        self.init(breaks: path.breaks, end: path.end) { Point(x: origin - path.offset(at: $0), y: 0) }
+        let keyframes = path.keyframes?.map {
+            Track.Keyframe(time: $0.time, offset: Point(x: origin - $0.offset.x, y: 0), curve: $0.curve)
+        }
+        self.init(breaks: path.breaks, end: path.end, keyframes: keyframes) {
+            Point(x: origin - path.offset(at: $0), y: 0)
+        }
     }
 }
 
