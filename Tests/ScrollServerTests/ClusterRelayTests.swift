@@ -229,4 +229,20 @@ import Testing
         #expect(drain(b, 8).map(\.0).first == "welcome")
         #expect(a.board.directory.members(of: "r").count == 3)
     }
+
+    @Test func aWelcomeFromTheOwnerAfterTheRelaysSemanticsIsFollowedByTheWholeListAgain() {
+        _ = drain(b, 7)
+        b.join(8)
+        // The relay has the room: its semantics, presence and frame go before the owner's welcome.
+        let early = drain(b, 8).map(\.0)
+        #expect(early.contains("semantics") && !early.contains("welcome"))
+        bus.deliver()
+        // The page starts its semantics afresh at a welcome: the whole list follows it, never a patch.
+        let late = drain(b, 8)
+        #expect(late.first?.0 == "welcome")
+        let semantics = late.filter { $0.0 == "semantics" }.map { String(decoding: $0.1, as: UTF8.self) }
+        #expect(semantics.count == 1 && semantics.allSatisfy { $0.hasPrefix(#"{"type":"semantics","widgets":"#) })
+        // The owner's message again (nothing changed) is no message to the relay's other client.
+        #expect(!drain(b, 7).map(\.0).contains("semantics"))
+    }
 }

@@ -42,6 +42,8 @@ package final class RelayedRoom: RoomFeed {
                 delta: SharedPayload(delta, headroom: headroom),
                 changed: changed)
         case .semantics(let text):
+            // The owner sends its message again to every newcomer: nothing changed.
+            guard text != semantics.text else { return true }
             let before = lastSemantics.widgets
             lastSemantics.forget()
             lastSemantics.take(text: text)

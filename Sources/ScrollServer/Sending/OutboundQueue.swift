@@ -181,6 +181,10 @@ package struct OutboundQueue {
     /// theme's), and nothing of the old theme is continued.
     package mutating func restartFrames() { frameSeq = 0 }
 
+    /// A welcome went to the client after its semantics (a relayed room's owner welcomes it a hop
+    /// later): the page starts its semantics afresh at a welcome, so the whole list goes again.
+    package mutating func welcomedAfterSemantics() { semanticsSent = -1 }
+
     /// The client reads another room now (a cluster node took its room over, or the room got a new
     /// owner): its next frame is a full one, and the room's semantics and presence go again.
     package mutating func readsAnotherRoom() {

@@ -96,6 +96,7 @@ extension Switchboard {
             switch toClient {
             case .welcome(let text):
                 clients[id]!.session.welcomedByRelay()
+                clients[id]!.outbound.welcomedAfterSemantics()
                 if clients[id]!.outbound.enqueueControl(text, always: true) { wire?.requestWrite(id) }
             case let .error(code, text):
                 refuse(id, ProtocolError(ProtocolError.Code(rawValue: code) ?? .badMessage, text))
