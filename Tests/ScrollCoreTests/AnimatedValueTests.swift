@@ -119,6 +119,24 @@ import Testing
     }
 
     @Test(
+        "keyframes hold until a later move and jump where it starts elsewhere; a move one rounding error early is a hand-over"
+    )
+    func keyframesHoldAndSlack() {
+        // 0 eases out to 5 by 1 s; a move queued for 2 s starts at 8: held at 5, then a jump.
+        var v = AnimatedValue(0)
+        v.animate(to: 5, at: 0, duration: 1, curve: .easeOut)
+        v.animate(from: 8, to: 9, at: 2, duration: 1, curve: .easeIn)
+        let frames = v.keyframes(after: 0, period: 10)
+        #expect(frames?.map(\.time) == [0, 1, 2, 2, 3] && frames?.map(\.offset.y) == [0, 5, 5, 8, 9])
+        #expect(frames?.map(\.curve) == [.linear, .easeOut, .linear, .linear, .easeIn])
+        // One move ends at 0.1 + 0.2 (0.30000000000000004), the next starts at 0.3: a hand-over.
+        var w = AnimatedValue(0)
+        w.animate(to: 5, at: 0.1, duration: 0.2, curve: .easeOut)
+        w.animate(from: 5, to: 7, at: 0.3, duration: 0.5, curve: .easeIn)
+        #expect(w.keyframes(after: 0.2, period: 10)?.map(\.offset.y) == [0, 5, 7])
+    }
+
+    @Test(
         "unrolled: the value modulo one turn, running on where it wraps, ending on the target; corners only where segments hand over"
     )
     func unrolled() throws {

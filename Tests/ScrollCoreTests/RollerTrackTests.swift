@@ -132,6 +132,29 @@ struct RollerTrackTests {
         #expect((0..<8).map { roller.row($0) } == [2, 3, 4, 5, 6, 7, 8, 9])
     }
 
+    @Test("300 random changes, some queued: every column that rolls standing still rolls on an eased track")
+    func randomRollsAreEased() throws {
+        let (scene, i, _) = try Self.roller(at: 12_345)
+        var seed: UInt64 = 42
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        var t = 1.0, checked = 0
+        for _ in 0..<300 {
+            t += Double(next(1500)) / 1000
+            scene.apply(
+                .action(ActionInput(widget: "roller", name: "changeTo", args: ["n": .number(Double(next(99_999)))])),
+                at: t)
+            for column in Self.columns(scene.render(theme: .light), widget: i) {
+                guard let track = column.track, track.axes == .y else { continue }
+                checked += 1
+                #expect(track.curves != nil, "at \(t) s: layer \(column.id), \(track.knots.count) knots fitted")
+            }
+        }
+        #expect(checked >= 300)
+    }
+
     @Test("the weight readout under a 2,000 pt/s ruler fling: frames only where a roll starts or the ruler rests")
     func readoutUnderAGlide() throws {
         let scene = RulerScene.make()

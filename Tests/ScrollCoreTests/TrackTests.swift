@@ -233,14 +233,14 @@ struct TrackTests {
         var badCurve = good
         badCurve[badCurve.count - 1] = 2
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badCurve) }
-        var badX = frame(custom)
         // A name CSS does not have.
         var badName = good
         #expect(badName[FrameFormat.headerSize + 3 + 12] == 3)
         badName[FrameFormat.headerSize + 3 + 12] = 5
         #expect(throws: DisplayListDecodingError.self) { try DecodedFrame(badName) }
-        // The curve's x2 (0.58), after the header, layer id and kind, start, axes, count, curve
-        // count, its name (0: its numbers follow), x1, y1.
+        // A curve whose x leaves 0…1: the custom curve's x2 (0.58), after the header, layer id and
+        // kind, start, axes, count, curve count, its name (0: its numbers follow), x1, y1.
+        var badX = frame(custom)
         let x2 = FrameFormat.headerSize + 3 + 11 + 1 + 1 + 8
         #expect(Array(badX[x2..<x2 + 4]) == Array(withUnsafeBytes(of: Float(0.58).bitPattern.littleEndian, Array.init)))
         badX.replaceSubrange(x2..<x2 + 4, with: withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init))

@@ -92,16 +92,11 @@ public struct AnimatedValue: Sendable {
         let live = pieces.indices.filter { i in
             min(pieces[i].motion.end, i + 1 < pieces.count ? pieces[i + 1].motion.start : .infinity) > time
         }.map { pieces[$0] }
-        guard let first = live.first else {
-            return [Track.Keyframe(time: time, offset: Point(x: 0, y: pieces.last?.value(at: time) ?? base))]
-        }
-        var frames: [Track.Keyframe] = []
-        if first.motion.start > time {
-            let before = pieces.last { $0.motion.start <= time }?.value(at: time) ?? base
-            frames.append(Track.Keyframe(time: time, offset: Point(x: 0, y: before)))
-        }
-        for (i, piece) in live.enumerated() {
-            if i + 1 < live.count, live[i + 1].motion.start < piece.motion.end { return nil }
+        func at(_ y: Double) -> Point { Point(x: 0, y: y) }
+        let held = (pieces.last { $0.motion.start <= time }?.value(at: time)) ?? base
+        guard let first = live.first else { return [Track.Keyframe(time: time, offset: at(held))] }
+        var frames = first.motion.start > time ? Track.Keyframes(holding: at(held), from: time) : Track.Keyframes()
+        for piece in live {
             let curve: CubicBezierEasing
             switch piece.motion.simulation {
             case let ease as EaseSimulation: curve = ease.curve
@@ -109,12 +104,12 @@ public struct AnimatedValue: Sendable {
             default: return nil
             }
             let (start, end) = (piece.motion.start, piece.motion.end)
-            let from = Track.Keyframe(time: start, offset: Point(x: 0, y: piece.value(at: start)))
-            // Where the one before ended, it starts: one knot, not two.
-            if frames.last.map({ $0.time != from.time || $0.offset != from.offset }) ?? true { frames.append(from) }
-            frames.append(Track.Keyframe(time: end, offset: Point(x: 0, y: piece.value(at: end)), curve: curve))
+            guard
+                frames.move(
+                    from: at(piece.value(at: start)), at: start, to: at(piece.value(at: end)), at: end, curve: curve)
+            else { return nil }
         }
-        return frames
+        return frames.frames
     }
 
     /// A segment's simulation with its turns unrolled, `shift`ed by whole turns so it runs on

@@ -5,8 +5,8 @@
 /// their positions with their velocities, or, in an eased track, the move from one knot's position
 /// to the next's along the next's timing curve (a CSS keyframe's timing function). Two knots at the
 /// same time make a corner (a motion handing over to the next with another velocity). Before the
-/// first knot and after the last the offset holds. Every number is rounded to float32 when made, as it goes on the wire, so the server
-/// evaluates exactly the track the page evaluates.
+/// first knot and after the last the offset holds. Every number is rounded to float32 when made,
+/// as it goes on the wire, so the server evaluates exactly the track the page evaluates.
 public struct Track: Sendable, Equatable {
     /// Which coordinates the track moves; the other stays 0.
     public enum Axes: UInt8, Sendable {
@@ -150,6 +150,44 @@ extension Track {
 
         public init(time: Double, offset: Point, curve: CubicBezierEasing = .linear) {
             (self.time, self.offset, self.curve) = (time, offset, curve)
+        }
+    }
+
+    /// Eased moves, in order, as keyframes: a move that starts where the one before ended adds one
+    /// knot; one that starts later holds until then (and jumps if it starts elsewhere). Moves
+    /// scheduled one after the other may overlap by a rounding error (a start summed one way, the
+    /// end before it another): up to `slack` is a hand-over, more is a move cut short (its curve
+    /// is not followed to its end), which `move` refuses.
+    public struct Keyframes: Sendable {
+        public private(set) var frames: [Keyframe] = []
+        public static let slack = 1e-9
+
+        public init() {}
+
+        /// Holding `offset` from `time` on (before any move).
+        public init(holding offset: Point, from time: Double) { frames = [Keyframe(time: time, offset: offset)] }
+
+        /// A move from `from` at `start` to `to` at `end` along `curve`; false (and nothing added)
+        /// when it starts before the last move ends.
+        public mutating func move(
+            from: Point, at start: Double, to: Point, at end: Double, curve: CubicBezierEasing
+        ) -> Bool {
+            if let last = frames.last {
+                guard start >= last.time - Self.slack else { return false }
+                let start = max(start, last.time)
+                if start > last.time, from != last.offset { frames.append(Keyframe(time: start, offset: last.offset)) }
+                if start > last.time || from != last.offset { frames.append(Keyframe(time: start, offset: from)) }
+            } else {
+                frames.append(Keyframe(time: start, offset: from))
+            }
+            frames.append(Keyframe(time: max(end, start), offset: to, curve: curve))
+            return true
+        }
+
+        /// Where it rests: a jump there at the last time, if it is not there already.
+        public mutating func rest(at offset: Point) {
+            guard let last = frames.last, last.offset != offset else { return }
+            frames.append(Keyframe(time: last.time, offset: offset))
         }
     }
 

@@ -150,8 +150,9 @@ public struct FrameEncoder: Sendable {
 
     /// start f64, axes u8 (+ `FrameFormat.trackWraps`, `trackWide`, `trackEased`), knot count u16,
     /// the wrap's upper and period f32 if it wraps, if eased its curve count u8 and each curve (u8
-    /// its CSS name, `FrameFormat.namedCurves`, or 0 and x1 y1 x2 y2 f32), then per knot t and, per axis moved, position and (not eased) velocity (x
-    /// first): f32, or f64 if wide; and if eased the knot's curve u8.
+    /// its CSS name, `FrameFormat.namedCurves`, or 0 and x1 y1 x2 y2 f32), then per knot t and, per
+    /// axis moved, position and (not eased) velocity (x first): f32, or f64 if wide; and if eased
+    /// the knot's curve u8.
     static func appendTrack(_ b: inout [UInt8], _ track: Track) {
         append64(&b, track.start.bitPattern)
         b.append(

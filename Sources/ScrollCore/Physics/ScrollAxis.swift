@@ -20,7 +20,7 @@ public struct AxisPath: Sendable {
     /// its first motion, when every motion is an ease no hard edge clamps (a key's step, a tap's
     /// centring, a wheel's settle after its wait); nil else (a fling, a bounce: fitted instead).
     public var keyframes: [Track.Keyframe]? {
-        var frames: [Track.Keyframe] = []
+        var frames = Track.Keyframes()
         for span in spans {
             guard let m = span.motion else { continue }
             guard let ease = m.motion.simulation as? EaseSimulation, span.end == m.end,
@@ -28,15 +28,14 @@ public struct AxisPath: Sendable {
             else { return nil }
             let (a, b) = (m.position(at: m.start), m.position(at: m.end))
             // Between its ends (a curve whose y stays in 0…1): clamped nowhere if not at its ends.
-            guard span.edges.limit(a) == a, span.edges.limit(b) == b else { return nil }
-            let from = Track.Keyframe(time: m.start, offset: Point(x: a, y: 0))
-            if frames.last.map({ $0.time != from.time || $0.offset != from.offset }) ?? true { frames.append(from) }
-            frames.append(Track.Keyframe(time: m.end, offset: Point(x: b, y: 0), curve: ease.curve))
+            guard span.edges.limit(a) == a, span.edges.limit(b) == b,
+                frames.move(from: Point(x: a, y: 0), at: m.start, to: Point(x: b, y: 0), at: m.end, curve: ease.curve)
+            else { return nil }
         }
-        guard let last = frames.last else { return nil }
+        guard !frames.frames.isEmpty else { return nil }
         // Where it rests, if a hand-over jumps there.
-        if last.offset.x != rest { frames.append(Track.Keyframe(time: last.time, offset: Point(x: rest, y: 0))) }
-        return frames
+        frames.rest(at: Point(x: rest, y: 0))
+        return frames.frames
     }
 }
 

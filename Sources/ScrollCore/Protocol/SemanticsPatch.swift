@@ -22,8 +22,8 @@ public enum SemanticsPatch {
         return changed
     }
 
-    /// The patch message from `old` to `new`, nil when there is none, nothing changed, or it would not be shorter
-    /// than `full` (the full message for `new`).
+    /// The patch message from `old` to `new`, nil when there is none, nothing changed, or it would
+    /// not be shorter than `full` (the full message for `new`).
     public static func message(from old: [JSONValue], to new: [JSONValue], full: String) -> String? {
         guard let changed = changes(from: old, to: new), !changed.isEmpty else { return nil }
         let patch = ServerMessage.semantics(changed: changed)

@@ -101,7 +101,8 @@ public final class WeightRuler: DialOwner, ReadoutSource {
 
     /// What the ticks are drawn for: tick n at `centre + n·spacing − origin` (so the layer's offset
     /// is `origin − contentOffset`), those visible at content offsets [lo, hi + anchorStep). At rest
-    /// (but after a glide drawn whole) all three are the content offset rounded down to the step. From a finger's down to the rest
+    /// all three are the content offset rounded down to the step, unless it rested from a glide
+    /// drawn whole (its drawing is kept). From a finger's down to the rest
     /// of its glide the origin stays where the down was, so the layer's offset means the same all
     /// along: a page that predicts the drag (docs/PROTOCOL.md, "Prediction") hands over to the
     /// glide's track without a jump.
