@@ -17,19 +17,27 @@ export class EventsAhead {
   }
 
   /** `ahead` of an events message: runs, each of one widget and type, whose times are `t0` (s)
-   *  and `dt` (the gaps after it, ms) and whose other fields are arrays of one value per event or
-   *  one value for all; a `text` of `{fixed, prefix, suffix}` is each event's `value` so written.
+   *  and `dt` (the gaps after it, ms), or `times`: those of an earlier run (its index), and whose
+   *  other fields are arrays of one value per event or one value for all; a `text` of `{fixed,
+   *  prefix, suffix}` is each event's `value` so written; `steps` `{field: [from, by]}` gives
+   *  event i's field as from + i·by.
    *  Kept as events in time order (stable: one time's events keep theirs). */
   add(runs) {
     if (!Array.isArray(runs)) return;
+    const seen = []; // each run's times, for a later run at the same times (`times`: its index)
     for (const run of runs) {
-      const times = runTimes(run);
+      const times = Number.isInteger(run?.times) ? seen[run.times] ?? null : runTimes(run);
+      seen.push(times);
       if (!times) continue;
-      const fields = Object.entries(run).filter(([name]) => name !== "t0" && name !== "dt");
+      const fields = Object.entries(run).filter(([name]) => !["t0", "dt", "times", "steps"].includes(name));
+      const steps = Object.entries(run.steps && typeof run.steps === "object" ? run.steps : {})
+        .filter(([, s]) => Array.isArray(s) && s.length === 2 && s.every(Number.isFinite));
       const format = textFormat(run.text);
       times.forEach((t, i) => {
         const event = { t };
         for (const [name, value] of fields) event[name] = Array.isArray(value) ? value[i] : value;
+        // A column steadily apart: its first and its step, in the server's float64 steps.
+        for (const [name, [from, by]] of steps) event[name] = from + i * by;
         if (format) event.text = format(event.value);
         this.list.push(event);
       });

@@ -48,24 +48,32 @@ import Testing
              { "t0": 7000, "dt": [], "widget": "w", "type": "value", "value": 37, "text": { "fixed": 101 } },
              { "t0": 8000, "dt": [[16, 3], 20], "widget": "v", "type": "moved", "value": 1 },
              { "t0": 9000, "dt": [[16, 0]], "widget": "v", "type": "moved", "value": 2 },
-             { "t0": 9000, "dt": [[16, 2.5]], "widget": "v", "type": "moved", "value": 3 }]
+             { "t0": 9000, "dt": [[16, 2.5]], "widget": "v", "type": "moved", "value": 3 },
+             { "t0": 9500, "dt": [1, 2], "widget": "u", "type": "moved", "steps": { "value": [17, 1] } },
+             { "times": 5, "widget": "u", "type": "haptic", "style": "selection" }]
             """
         let played =
             "import('/js/events-ahead.js').then(({ EventsAhead }) => { const a = new EventsAhead(); "
-            + "a.add(\(runs)); return a.list.map(e => [e.t, e.text, e.final]); })"
+            + "a.add(\(runs)); return a.list.map(e => [e.t, e.text, e.final, e.type, e.value ?? null]); })"
         let got = try #require(Chromium.evaluateOnPage(played) as? [[Any]])
         // Each time exactly the microseconds summed: 3600.000001 + 16.667 ms + 1 µs + 3776.65 ms.
         // Then [16, 3]: three gaps of 16 ms, and 20 ms; a count that is not a whole number ≥ 1 voids its run.
         #expect(
             got.map { ($0.first as? NSNumber)?.doubleValue } == [
                 3600.000001, 3600.016668, 3600.016669, 3603.793319, 7000, 8000, 8000.016, 8000.032, 8000.048,
-                8000.068,
+                8000.068, 9500, 9500, 9500.001, 9500.001, 9500.003, 9500.003,
             ])
+        // `steps`: 17, 18, 19 at 9500 s and 1 and 3 ms on; `times: 5`, the clicks at those times.
+        let tail = got.suffix(6).map { [$0[3] as? String ?? "", "\(($0[4] as? NSNumber)?.intValue ?? -1)"] }
+        #expect(
+            Set(tail.map { $0.joined(separator: " ") }) == [
+                "moved 17", "moved 18", "moved 19", "haptic -1",
+            ] && tail.filter { $0[0] == "haptic" }.count == 3, "\(tail)")
         // JavaScript's own rounding (0.25 is a tie: "0.3"), sign ("-0.0"), and a format it refuses.
         #expect(
             got.prefix(5).map { $0.dropFirst().first as? String } == [
                 "~0.3 kg", "~-0.0 kg", "~72.5 kg", "~1.0 kg", nil,
             ])
-        #expect(got.prefix(4).allSatisfy { $0.last as? Bool == false })
+        #expect(got.prefix(4).allSatisfy { $0[2] as? Bool == false })
     }
 }

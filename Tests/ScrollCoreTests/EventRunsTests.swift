@@ -57,6 +57,32 @@ struct EventRunsTests {
         #expect(read == times.map { ($0 * 1e6).rounded() / 1e6 })
     }
 
+    @Test("a run at an earlier run's times names it (times: its index); a column steadily apart goes as steps")
+    func sharedTimesAndSteps() throws {
+        // A picker's ticks 17, 18, 19 and their clicks, at the same three times.
+        let times = [0.1, 0.107, 0.115]
+        let ahead =
+            times.enumerated().map { SceneEvent(time: $1, widget: "p", kind: .moved(17 + $0)) }
+            + times.map { SceneEvent(time: $0, widget: "p", kind: .haptic("selection")) }
+        let text = ServerMessage.events([], ahead: ahead)
+        #expect(
+            text == """
+                {"type":"events","events":[],"ahead":[\
+                {"t0":0.1,"dt":[7,8],"widget":"p","type":"moved","steps":{"value":[17,1]}},\
+                {"times":0,"widget":"p","type":"haptic","style":"selection"}]}
+                """)
+        let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let read = ServerMessage.aheadEvents(json?["ahead"])
+        #expect(read.map { $0["t"] as? Double } == times + times)
+        #expect(read.prefix(3).map { ($0["value"] as? Double) } == [17, 18, 19])
+        #expect(read.suffix(3).allSatisfy { $0["type"] as? String == "haptic" && $0["value"] == nil })
+        // Not steadily apart, or fewer than three: a column as before.
+        #expect(ServerMessage.arithmetic([.number(1), .number(2), .number(4)]) == nil)
+        #expect(ServerMessage.arithmetic([.number(1), .number(2)]) == nil)
+        // Exactly, in float64: 0.1 + 2 × 0.1 is 0.30000000000000004, not 0.3.
+        #expect(ServerMessage.arithmetic([.number(0.1), .number(0.2), .number(0.3)]) == nil)
+    }
+
     @Test("texts as a format: a prefix and a suffix, the fewest decimals that write them all, none for whole numbers")
     func formats() {
         let priced = [Self.value(1, 1.25, "$1.25 each"), Self.value(2, 12, "$12.00 each")]

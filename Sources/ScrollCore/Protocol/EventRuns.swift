@@ -2,8 +2,10 @@ extension ServerMessage {
     /// Events sent ahead as runs (docs/PROTOCOL.md, "Events ahead"): the events of one widget and
     /// type with the same fields, in order, as one object. Its times are `t0` (the first, in
     /// seconds to the microsecond) and `dt` (the gaps after it, in milliseconds to the
-    /// microsecond); every other field is one value when it is the same for all, else an array of
-    /// one value per event, except a `text` that is each `value` written alike (`RunTextFormat`).
+    /// microsecond), or `times`: the index of an earlier run at the same times; every other field
+    /// is one value when it is the same for all, else an array of one value per event, except a
+    /// `text` that is each `value` written alike (`RunTextFormat`) and a column of numbers steadily
+    /// apart, which goes in `steps` as its first and its step.
     /// A glide's reports cost their numbers, not their names.
     static func runs(_ events: [SceneEvent]) -> [JSONValue] {
         var order: [String] = []
@@ -17,23 +19,45 @@ extension ServerMessage {
             groups[key, default: ([], [])].times.append(event.time)
             groups[key]?.rows.append(fields)
         }
+        // Runs at the same times (a picker's ticks and their clicks) name the first's.
+        var sent: [[Double]] = []
         return order.compactMap { key -> JSONValue? in
             guard let (times, rows) = groups[key], let first = rows.first else { return nil }
             let columns = first.indices.map { i in rows.map { $0[i].1 } }
             let values = first.firstIndex { $0.0 == "value" }.map { columns[$0] }
-            var fields = runTimes(times)
+            let micros = times.map { ($0 * 1e6).rounded() }
+            var fields =
+                sent.firstIndex(of: micros).map { [("times", JSONValue.number(Double($0)))] } ?? runTimes(times)
+            sent.append(micros)
+            var steps: [(String, JSONValue)] = []
             for (i, (name, value)) in first.enumerated() {
                 let column = columns[i]
                 if column.allSatisfy({ $0 == value }) {
                     fields.append((name, value))
                 } else if name == "text", let values, let format = RunTextFormat(values: values, texts: column) {
                     fields.append((name, format.json))
+                } else if let step = arithmetic(column) {
+                    steps.append((name, .array([.number(step.from), .number(step.by)])))
                 } else {
                     fields.append((name, .array(column)))
                 }
             }
+            if !steps.isEmpty { fields.append(("steps", .object(steps))) }
             return .object(fields)
         }
+    }
+
+    /// A column of three or more numbers that is `from + i·by` exactly (in float64, as the page
+    /// works it out): a picker's ticks 17, 18, 19, …
+    static func arithmetic(_ column: [JSONValue]) -> (from: Double, by: Double)? {
+        guard column.count >= 3, case .number(let from) = column[0], case .number(let second) = column[1] else {
+            return nil
+        }
+        let by = second - from
+        for (i, v) in column.enumerated() {
+            guard case .number(let x) = v, x == from + Double(i) * by else { return nil }
+        }
+        return (from, by)
     }
 
     /// `t0` and `dt` of a run's times: the gaps between the times rounded to the microsecond, so
