@@ -51,6 +51,14 @@ final class WatcherBench {
         _ = read(Self.driver)
     }
 
+    /// The driver's action on widget `widget`.
+    func action(_ name: String, args: [String: JSONValue], on widget: String) {
+        board.received(
+            Self.driver,
+            ClientMessage.action(.init(widget: widget, action: name, args: args, t: now * 1000)).encoded())
+        _ = read(Self.driver)
+    }
+
     /// Moves the clock to `t`, firing the frame clock on the way; the watcher reads after each tick.
     func run(until t: Double, into got: inout [(type: String, bytes: Int)]) {
         while let due = wire.tickDue, due <= t {
@@ -68,6 +76,13 @@ final class WatcherBench {
         let end = now + limit
         while let due = wire.tickDue, due <= end { run(until: due, into: &got) }
     }
+}
+
+/// "N messages, B bytes: type count (bytes), …".
+private func summary(_ got: [(type: String, bytes: Int)]) -> String {
+    let kinds = Dictionary(grouping: got, by: \.type).mapValues { ($0.count, $0.reduce(0) { $0 + $1.bytes }) }
+    let detail = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.0) (\($0.value.1) B)" }
+    return "\(got.count) messages, \(got.reduce(0) { $0 + $1.bytes }) B: \(detail.joined(separator: ", "))"
 }
 
 /// The watcher's cost of a fling (2,000 pt/s: 10 moves of 16 pt 8 ms apart, as widget-load's)
@@ -93,11 +108,22 @@ func printWatcherCost() {
         got += bench.read(WatcherBench.watcher)
         let released = bench.now
         bench.runToRest(into: &got)
-        let kinds = Dictionary(grouping: got, by: \.type).mapValues { ($0.count, $0.reduce(0) { $0 + $1.bytes }) }
-        let detail = kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.0) (\($0.value.1) B)" }
         print(
             "  \(fling.scene) fling, release to rest (\(String(format: "%.2f", bench.now - released)) s): "
-                + "\(got.count) messages, \(got.reduce(0) { $0 + $1.bytes }) B: \(detail.joined(separator: ", "))")
+                + summary(got))
+    }
+    // The carousel's add (an item grows in before "Custom", which slides on) and delete (the
+    // second item rises and fades, the rest close the gap), each from the action to the rest.
+    for (label, action, args) in [
+        ("add", "add", [String: JSONValue]()), ("delete", "delete", ["index": JSONValue.number(1)]),
+    ] {
+        guard let bench = try? WatcherBench(scene: "carousel") else { continue }
+        var got: [(type: String, bytes: Int)] = []
+        bench.action(action, args: args, on: "carousel")
+        got += bench.read(WatcherBench.watcher)
+        let start = bench.now
+        bench.runToRest(into: &got)
+        print("  carousel \(label), action to rest (\(String(format: "%.2f", bench.now - start)) s): \(summary(got))")
     }
     // A drag at 60 moves a second, 2 pt each, for 3 s: the watcher's frames a second.
     if let bench = try? WatcherBench(scene: "ruler") {
