@@ -12,7 +12,7 @@ import { Prediction } from "./prediction.js";
 import { EventsAhead } from "./events-ahead.js";
 
 /** The protocol this client speaks (docs/PROTOCOL.md): ProtocolVersion.current on the server. */
-export const PROTOCOL_VERSION = 9;
+export const PROTOCOL_VERSION = 10;
 
 /** Room names the server accepts (docs/PROTOCOL.md, hello.room). */
 export const ROOM_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;

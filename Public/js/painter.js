@@ -3,7 +3,7 @@
 // thing the painter knows about the viewer is its client id: ops in an "owner" run
 // naming that id (the viewer's own pointer dot) are skipped, never drawn to their owner.
 
-import { readTrack, trackEnd, trackOffset } from "./track.js";
+import { easing, readCurve, readTrack, trackEnd, trackOffset } from "./track.js";
 
 export const FRAME_KIND = 0x46;
 const ALIGN = ["left", "center", "right"];
@@ -168,13 +168,19 @@ function paintOps(canvas, layer, open, own, time) {
   const f = (at) => v.getFloat32(at, true);
   const rgba = (at) => `rgba(${v.getUint8(at)},${v.getUint8(at + 1)},${v.getUint8(at + 2)},${v.getUint8(at + 3) / 255})`;
   const decoder = new TextDecoder();
+  // The horizontal moves of the tweens the ops are in, per save: lenses and graded runs see
+  // where the layer shows them (its offset and those moves).
+  const shifts = [0];
+  let shift = 0;
+  const saved = () => shifts.push(shift);
+  const restored = () => { if (shifts.length > 1) shift = shifts.pop(); };
   let o = 0;
   while (o < v.byteLength) {
     const op = v.getUint8(o++);
     switch (op) {
-      case 0x01: if (ctx === canvas) { ctx.save(); open.saves++; } break;
+      case 0x01: if (ctx === canvas) { ctx.save(); open.saves++; saved(); } break;
       // never pop the layer's own save
-      case 0x02: if (ctx === canvas && open.saves > 0) { ctx.restore(); open.saves--; } break;
+      case 0x02: if (ctx === canvas && open.saves > 0) { ctx.restore(); open.saves--; restored(); } break;
       case 0x03: ctx.translate(f(o), f(o + 4)); o += 8; break;
       case 0x04: ctx.beginPath(); ctx.rect(f(o), f(o + 4), f(o + 8), f(o + 12)); ctx.clip(); o += 16; break;
       case 0x05: ctx.fillStyle = rgba(o); o += 4; break;
@@ -240,7 +246,7 @@ function paintOps(canvas, layer, open, own, time) {
         o += 19;
         ctx.save(); // the marks' fills are theirs alone
         for (let i = 0; i < n; i++) {
-          const x = x0 + i * step, d = Math.abs(x + dx - focus);
+          const x = x0 + i * step, d = Math.abs(x + dx + shift - focus);
           for (let g = 0; g < grades; g++) {
             const at = o + 16 * g;
             if (!(d < f(at))) continue;
@@ -256,22 +262,51 @@ function paintOps(canvas, layer, open, own, time) {
       case 0x15: { // lens: a save, then a scale and a shift by where the layer shows the centre
         const cx = f(o), cy = f(o + 4), focus = f(o + 8), n = v.getUint8(o + 12);
         o += 13;
-        const d = Math.abs(cx + dx - focus);
-        let s = 1, shift = 0;
+        const d = Math.abs(cx + dx + shift - focus);
+        let s = 1, down = 0;
         if (n > 0) {
           // The last knot at or before d (the later of two at one d), then linear to the next.
           let i = 0;
           while (i + 1 < n && f(o + 12 * (i + 1)) <= d) i++;
           const k = (j) => [f(o + 12 * j), f(o + 12 * j + 4), f(o + 12 * j + 8)];
           const [d0, s0, y0] = k(i);
-          if (d < d0 || i + 1 >= n) { s = s0; shift = y0; } else {
+          if (d < d0 || i + 1 >= n) { s = s0; down = y0; } else {
             const [d1, s1, y1] = k(i + 1), u = (d - d0) / (d1 - d0);
-            s = s0 + (s1 - s0) * u; shift = y0 + (y1 - y0) * u;
+            s = s0 + (s1 - s0) * u; down = y0 + (y1 - y0) * u;
           }
         }
         o += 12 * n;
-        if (ctx === canvas) { ctx.save(); open.saves++; }
-        ctx.translate(cx, cy + shift); ctx.scale(s, s); ctx.translate(-cx, -cy);
+        if (ctx === canvas) { ctx.save(); open.saves++; saved(); }
+        ctx.translate(cx, cy + down); ctx.scale(s, s); ctx.translate(-cx, -cy);
+        break;
+      }
+      case 0x17: { // tween: a save, then a move, a scale and a fade over room time along a curve
+        const start = v.getFloat64(o, true), duration = f(o + 8);
+        const read = readCurve(v, o + 12);
+        if (!read || !Number.isFinite(start) || !(duration >= 0) || !Number.isFinite(duration)) return;
+        o = read.next;
+        const parts = v.getUint8(o++);
+        if (parts & ~7) return;
+        const size = (parts & 1 ? 16 : 0) + (parts & 2 ? 16 : 0) + (parts & 4 ? 8 : 0);
+        if (o + size > v.byteLength) return;
+        // Before its start 0, from its end on 1 (a tween of no duration is at its end at once).
+        const e = time < start ? 0 : !(duration > 0) || time >= start + duration ? 1 : easing(read.curve, (time - start) / duration);
+        if (time < start + duration) open.until = Math.max(open.until ?? -Infinity, start + duration);
+        // A pair (from, to) at `at`, or a move's coordinate (from at `at`, to 8 bytes on).
+        const mix = (at, gap = 4) => f(at) + (f(at + gap) - f(at)) * e;
+        if (ctx === canvas) { ctx.save(); open.saves++; saved(); }
+        if (parts & 1) {
+          const tx = mix(o, 8), ty = mix(o + 4, 8);
+          ctx.translate(tx, ty);
+          if (ctx === canvas) shift += tx;
+          o += 16;
+        }
+        if (parts & 2) {
+          const cx = f(o), cy = f(o + 4), s = mix(o + 8);
+          ctx.translate(cx, cy); ctx.scale(s, s); ctx.translate(-cx, -cy);
+          o += 16;
+        }
+        if (parts & 4) { ctx.globalAlpha *= Math.min(Math.max(mix(o), 0), 1); o += 8; }
         break;
       }
       case 0x16: { // number run: whole numbers as text in a row, wrapped into lo…hi (none when lo > hi)

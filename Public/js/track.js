@@ -38,19 +38,10 @@ export function readTrack(view, o) {
     const m = view.getUint8(o++);
     curves = [];
     for (let i = 0; i < m; i++) {
-      if (o + 1 > view.byteLength) return null;
-      const name = view.getUint8(o++);
-      if (name > 0) {
-        if (name > NAMED_CURVES.length) return null;
-        curves.push(NAMED_CURVES[name - 1]);
-        continue;
-      }
-      if (o + 16 > view.byteLength) return null;
-      const c = [0, 1, 2, 3].map((k) => view.getFloat32(o + 4 * k, true));
-      // A timing curve's x runs 0…1 (CSS), so it is a function of time.
-      if (!c.every(Number.isFinite) || !(c[0] >= 0 && c[0] <= 1 && c[2] >= 0 && c[2] <= 1)) return null;
-      curves.push(c);
-      o += 16;
+      const read = readCurve(view, o);
+      if (!read) return null;
+      curves.push(read.curve);
+      o = read.next;
     }
   }
   if (o + count * size > view.byteLength) return null;
@@ -74,6 +65,19 @@ export function readTrack(view, o) {
   if (wrap) track.wrap = wrap;
   if (curves) track.curves = curves;
   return { track, next: o };
+}
+
+/** Reads a timing curve at byte `o` (a track's or a tween's: u8 its CSS name, or 0 and x1 y1 x2 y2
+ *  float32): `{ curve, next }`, or null if it is malformed or cut short. */
+export function readCurve(view, o) {
+  if (o + 1 > view.byteLength) return null;
+  const name = view.getUint8(o++);
+  if (name > 0) return name > NAMED_CURVES.length ? null : { curve: NAMED_CURVES[name - 1], next: o };
+  if (o + 16 > view.byteLength) return null;
+  const c = [0, 1, 2, 3].map((k) => view.getFloat32(o + 4 * k, true));
+  // A timing curve's x runs 0…1 (CSS), so it is a function of time.
+  if (!c.every(Number.isFinite) || !(c[0] >= 0 && c[0] <= 1 && c[2] >= 0 && c[2] <= 1)) return null;
+  return { curve: c, next: o + 16 };
 }
 
 /** Room time (s) at which the track stops moving. */
@@ -124,7 +128,7 @@ export function trackOffset(track, time) {
 // A timing curve [x1, y1, x2, y2] (cubic Bézier from (0,0) to (1,1)): progress at normalised time
 // u, in the same floating-point steps as CubicBezierEasing.value (Easing.swift), Newton first and
 // bisection where the slope vanishes.
-function easing([x1, y1, x2, y2], u) {
+export function easing([x1, y1, x2, y2], u) {
   if (u <= 0) return 0;
   if (u >= 1) return 1;
   return sample(y1, y2, parameter(x1, x2, u));

@@ -57,6 +57,22 @@ import Testing
                 Pulse(
                     center: Point(x: 3, y: 4), radius: (4, 8), alpha: (1, 0), duration: 0.5, fill: Color(70, 80, 90),
                     starts: [1.5, 1.75, 2.5]))
+        case .tween:
+            // Painted at 2, half way through its 0.5 s along ease-in-out: moved (−4, 2) and scaled
+            // 1.5 about (6, 7), its alpha a quarter of what it was; the lens inside sees the move.
+            l.setAlpha(0.5)
+            l.tween(
+                Tween(
+                    start: 1.75, duration: 0.5, curve: .easeInOut,
+                    move: Tween.Move(from: Point(x: -8, y: 0), to: Point(x: 0, y: 4)),
+                    scale: Tween.Scale(center: Point(x: 6, y: 7), from: 1, to: 2), fade: Tween.Fade(from: 0, to: 1)))
+            l.lens(
+                Lens(
+                    center: Point(x: 20, y: 4), focus: 3.75,
+                    knots: [Lens.Knot(distance: 0, scale: 2), Lens.Knot(distance: 8, scale: 1, dy: 4)]))
+            l.fillRect(Rect(x: 19, y: 3, width: 2, height: 2))
+            l.restore()
+            l.restore()
         case .numberRun:
             // 998, 999, then round to 9, 10; then a run that does not wrap, counting down through 0.
             l.numberRun(
@@ -84,7 +100,7 @@ import Testing
     static func openSaves(_ ops: [DecodedOp]) -> Int {
         ops.reduce(0) { depth, op in
             switch op {
-            case .save, .lens: depth + 1
+            case .save, .lens, .tween: depth + 1
             case .restore: max(0, depth - 1)
             default: depth
             }
@@ -97,17 +113,43 @@ import Testing
         func n(_ v: Double) -> String { JSONValue.format(v) }
         func rgba(_ c: Color) -> String { "rgba(\(c.r),\(c.g),\(c.b),\(n(Double(c.a) / 255)))" }
         let align = ["left", "center", "right"], baseline = ["top", "middle", "alphabetic"]
+        // The tweens' horizontal moves (lenses and graded runs see them) and alpha, per save.
+        var shift = 0.0, alpha = 1.0
+        var saved: [(Double, Double)] = []
         return ops.flatMap { op -> [String] in
             switch op {
-            case .save: return ["save()"]
-            case .restore: return ["restore()"]
+            case .save:
+                saved.append((shift, alpha))
+                return ["save()"]
+            case .restore:
+                if let last = saved.popLast() { (shift, alpha) = last }
+                return ["restore()"]
+            case .tween(let tween):
+                saved.append((shift, alpha))
+                let t = tween.state(at: time)
+                var calls = ["save()"]
+                if tween.move != nil { calls.append("translate(\(n(t.dx)),\(n(t.dy)))") }
+                shift += t.dx
+                if let c = tween.scale?.center {
+                    calls += [
+                        "translate(\(n(c.x)),\(n(c.y)))", "scale(\(n(t.scale)),\(n(t.scale)))",
+                        "translate(\(n(-c.x)),\(n(-c.y)))",
+                    ]
+                }
+                if tween.fade != nil {
+                    alpha *= t.alpha
+                    calls.append("globalAlpha=\(n(alpha))")
+                }
+                return calls
             case let .translate(x, y): return ["translate(\(n(x)),\(n(y)))"]
             case let .scale(x, y): return ["scale(\(n(x)),\(n(y)))"]
             case let .clip(r):
                 return ["beginPath()", "rect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))", "clip()"]
             case let .setFill(c): return ["fillStyle=\(rgba(c))"]
             case let .setStroke(c, w): return ["strokeStyle=\(rgba(c))", "lineWidth=\(n(w))"]
-            case let .setAlpha(a): return ["globalAlpha=\(n(a))"]
+            case let .setAlpha(a):
+                alpha = a
+                return ["globalAlpha=\(n(a))"]
             case let .fillRect(r): return ["fillRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))"]
             case let .fillRoundRect(r, radius):
                 return [
@@ -141,11 +183,12 @@ import Testing
                     + ["stroke()"]
             case .gradedRun(let run):
                 return ["save()"]
-                    + run.marks(offset: offset.x).flatMap { r, c in
+                    + run.marks(offset: offset.x + shift).flatMap { r, c in
                         ["fillStyle=\(rgba(c))", "fillRect(\(n(r.x)),\(n(r.y)),\(n(r.width)),\(n(r.height)))"]
                     } + ["restore()"]
             case .lens(let lens):
-                let t = lens.transform(offset: offset.x), c = lens.center
+                saved.append((shift, alpha))
+                let t = lens.transform(offset: offset.x + shift), c = lens.center
                 return [
                     "save()", "translate(\(n(c.x)),\(n(c.y + t.dy)))", "scale(\(n(t.scale)),\(n(t.scale)))",
                     "translate(\(n(-c.x)),\(n(-c.y)))",
@@ -197,9 +240,10 @@ import Testing
                 (async () => {
                   const m = await import('/js/painter.js');
                   const log = [];
-                  const ctx = new Proxy({ canvas: { width: 10, height: 10 } }, {
-                    get: (t, k) => k === 'canvas' ? t.canvas : (...a) => { log.push(`${String(k)}(${a.join(',')})`); },
-                    set: (t, k, v) => { log.push(`${String(k)}=${v}`); return true; },
+                  // globalAlpha reads back what was set (a tween multiplies it); any other name is a call.
+                  const ctx = new Proxy({ canvas: { width: 10, height: 10 }, globalAlpha: 1 }, {
+                    get: (t, k) => k === 'canvas' || k === 'globalAlpha' ? t[k] : (...a) => { log.push(`${String(k)}(${a.join(',')})`); },
+                    set: (t, k, v) => { t[k] = v; log.push(`${String(k)}=${v}`); return true; },
                   });
                   const decode = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)).buffer;
                   const store = new m.LayerStore();

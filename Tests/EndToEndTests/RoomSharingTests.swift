@@ -189,18 +189,18 @@ import WebSocketClient
         let before = try #require(server.residentKiB())
         let lastBefore = try #require(reader.frames.last).seq
 
-        // Items added to the carousel (deleted again near its 50), one a round: each slides the
-        // row over and grows in or fades out over 0.3 s, drawn anew every tick (~0.5–2 KB a
-        // frame); each round waits for 8 of the reader's frames. At least 24 rounds, and on until
-        // the reader has had 256 KiB of frames, far more than a stalled client's socket holds
-        // (4 KiB and the server's send buffer), at most 200 rounds.
+        // Items added to the carousel (deleted again near its 50), one a round: each draws the
+        // whole row anew in one frame (its items' moves are tweens: ~1–6 KB, growing with the
+        // row); each round waits for the reader's frame. At least 24 rounds, and on until the
+        // reader has had 256 KiB of frames, far more than a stalled client's socket holds (4 KiB
+        // and the server's send buffer), at most 200 rounds.
         var items = 6, round = 0, received = 0
         while round < 24 || (received < 256 * 1024 && round < 200) {
             let seen = reader.frames.last?.seq ?? 0
             let (action, args): (String, [String: JSONValue]) = items < 46 ? ("add", [:]) : ("delete", ["index": 0])
             items += action == "add" ? 1 : -1
             try driver.send(.action(.init(widget: "carousel", action: action, args: args, t: 1000 + Double(round))))
-            try reader.receive(until: "8 frames of round \(round)") { (reader.frames.last?.seq ?? 0) >= seen + 8 }
+            try reader.receive(until: "the frame of round \(round)") { (reader.frames.last?.seq ?? 0) > seen }
             received = reader.frames.entries.filter { $0.seq > lastBefore }.reduce(0) { $0 + $1.bytes.count }
             round += 1
         }

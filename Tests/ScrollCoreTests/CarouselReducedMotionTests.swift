@@ -10,20 +10,14 @@ import Testing
     /// w = 390/5 = 78; tiles are (w − 10)·scale square, centred 10 pt above the row's middle.
     static let restY = CarouselScene.carouselFrame.midY - 10
 
-    /// Each tile drawn: its centre, side and the alpha it was drawn with.
+    /// Each tile painted now: its centre, side and the alpha it is painted with.
     func tiles(_ scene: Scene, _ theme: Theme) throws -> [(x: Double, y: Double, side: Double, alpha: Double)] {
         var list = DisplayList()
-        scene.widget("carousel")!.render(into: &list, theme: theme)
-        var alpha = 1.0
-        var out: [(Double, Double, Double, Double)] = []
-        for op in try DisplayListDecoder.decode(list.bytes) {
-            switch op {
-            case .setAlpha(let a): alpha = a
-            case let .fillRoundRect(r, _): out.append((r.midX, r.midY, r.width, alpha))
-            default: break
-            }
+        let carousel = scene.widget("carousel")!
+        carousel.render(into: &list, theme: theme)
+        return try PaintedShapes(list, offset: carousel.layerOffset, time: scene.time).tiles.map {
+            ($0.rect.midX, $0.rect.midY, $0.rect.width, $0.alpha)
         }
-        return out
     }
 
     func deleteMoon() -> Scene {

@@ -101,6 +101,23 @@ struct OpProgram {
             }
             let lens = Lens(center: center, focus: focus, knots: knots)
             list.lens(lens); expected.append(.lens(lens))
+        case .tween:
+            // A valid one (the decoder refuses a negative duration or a curve whose x leaves 0…1):
+            // a named curve, or one of fuzzed numbers with x in 0…1.
+            let (start, duration) = (input.float(), abs(input.float()))
+            let pick = Int(input.u8()) % (FrameFormat.namedCurves.count + 1)
+            let curve =
+                pick > 0
+                ? FrameFormat.namedCurves[pick - 1]
+                : CubicBezierEasing(Double(input.u8()) / 255, input.float(), Double(input.u8()) / 255, input.float())
+            let parts = input.u8()
+            func point() -> Point { Point(x: input.float(), y: input.float()) }
+            let tween = Tween(
+                start: start, duration: duration, curve: curve,
+                move: parts & 1 != 0 ? Tween.Move(from: point(), to: point()) : nil,
+                scale: parts & 2 != 0 ? Tween.Scale(center: point(), from: input.float(), to: input.float()) : nil,
+                fade: parts & 4 != 0 ? Tween.Fade(from: input.float(), to: input.float()) : nil)
+            list.tween(tween); expected.append(.tween(tween))
         case .numberRun:
             let (x0, y0, dx, dy, size) = (input.float(), input.float(), input.float(), input.float(), input.float())
             let align = [TextAlign.left, .center, .right][Int(input.u8()) % 3]

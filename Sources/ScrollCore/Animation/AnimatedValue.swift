@@ -41,6 +41,16 @@ public struct AnimatedValue: Sendable {
         return (s.motion.position(at: s.motion.start), (time - s.motion.start) / (s.motion.end - s.motion.start))
     }
 
+    /// The ease in charge at `time`, while it runs and nothing is scheduled after it: the page
+    /// can play it on its own from its start to its end (a `Tween`). Nil when none runs then, or
+    /// it is not an ease (a spring), or another segment follows it.
+    public func ease(at time: Double) -> (simulation: EaseSimulation, start: Double)? {
+        guard let last = segments.last, last.motion.start <= time, time < last.motion.end,
+            let ease = last.motion.simulation as? EaseSimulation
+        else { return nil }
+        return (ease, last.motion.start)
+    }
+
     /// Jumps to `value` at `time` (no animation).
     public mutating func set(_ value: Double, at time: Double) {
         schedule(EaseSimulation(from: value, to: value, duration: 0), target: value, at: time)

@@ -76,21 +76,7 @@ public struct DecodedFrame: Sendable {
         func number() throws -> Double { wide ? try r.f64() : try r.f32() }
         var curves: [CubicBezierEasing]?
         if flags & FrameFormat.trackEased != 0 {
-            curves = try (0..<Int(try r.u8())).map { _ in
-                let name = Int(try r.u8())
-                if name > 0 {
-                    guard name <= FrameFormat.namedCurves.count else {
-                        throw DisplayListDecodingError(offset: at, reason: "a track curve named \(name)")
-                    }
-                    return FrameFormat.namedCurves[name - 1]
-                }
-                let c = try (0..<4).map { _ in try r.f32() }
-                // A timing curve's x runs 0…1 (CSS), so it is a function of time.
-                guard c.allSatisfy(\.isFinite), (0...1).contains(c[0]), (0...1).contains(c[2]) else {
-                    throw DisplayListDecodingError(offset: at, reason: "a track curve that is not a timing curve")
-                }
-                return CubicBezierEasing(c[0], c[1], c[2], c[3])
-            }
+            curves = try (0..<Int(try r.u8())).map { _ in try r.curve(of: "a track") }
         }
         let eased = curves != nil
         var knots: [Track.Knot] = []

@@ -27,6 +27,9 @@ public enum DisplayOp: UInt8, Sendable, CaseIterable {
     case lens = 0x15
     /// x0, y0, dx, dy, size, align u8, baseline u8, weight u8, count u16, first i32, step i32, lo i32, hi i32
     case numberRun = 0x16
+    /// start f64, duration, curve (u8 CSS name, or 0 and x1 y1 x2 y2), parts u8, then per part
+    /// its numbers: a save, then a move, scale and fade over room time (`Tween`)
+    case tween = 0x17
 }
 
 public enum TextAlign: UInt8, Sendable {
@@ -130,6 +133,21 @@ public struct DisplayList: Sendable, Equatable {
         bytes.append(run.align.rawValue); bytes.append(run.baseline.rawValue); bytes.append(run.weight.rawValue)
         u16(UInt16(run.count))
         for v in ints { append32(&bytes, UInt32(bitPattern: Int32(v))) }
+    }
+
+    /// Saves, then moves, scales and fades the ops up to the matching restore over room time
+    /// (`Tween`): 15 bytes (a curve CSS names), 16 a move, 16 a scale, 8 a fade.
+    public mutating func tween(_ tween: Tween) {
+        op(.tween)
+        append64(&bytes, tween.start.bitPattern)
+        f(tween.duration)
+        FrameFormat.appendCurve(&bytes, tween.curve)
+        bytes.append(
+            (tween.move == nil ? 0 : Tween.Parts.move) | (tween.scale == nil ? 0 : Tween.Parts.scale)
+                | (tween.fade == nil ? 0 : Tween.Parts.fade))
+        if let m = tween.move { f(m.from.x); f(m.from.y); f(m.to.x); f(m.to.y) }
+        if let s = tween.scale { f(s.center.x); f(s.center.y); f(s.from); f(s.to) }
+        if let a = tween.fade { f(a.from); f(a.to) }
     }
 
     public mutating func fillPolygon(_ points: [Point]) {

@@ -24,6 +24,8 @@ public enum DecodedOp: Sendable, Equatable {
     /// A save, then `Lens`'s transform, up to the matching restore.
     case lens(Lens)
     case numberRun(NumberRun)
+    /// A save, then `Tween`'s move, scale and fade, up to the matching restore.
+    case tween(Tween)
 }
 
 /// `DisplayList.lineRun`'s operands.
@@ -75,6 +77,23 @@ package struct ByteReader {
     package mutating func f32() throws -> Double { Double(Float(bitPattern: try u32())) }
     package mutating func f64() throws -> Double {
         Double(bitPattern: UInt64(try u32()) | UInt64(try u32()) << 32)
+    }
+    /// A timing curve as `FrameFormat.appendCurve` writes it; `what` names its owner in errors.
+    package mutating func curve(of what: String) throws -> CubicBezierEasing {
+        let at = offset
+        let name = Int(try u8())
+        if name > 0 {
+            guard name <= FrameFormat.namedCurves.count else {
+                throw DisplayListDecodingError(offset: at, reason: "\(what) curve named \(name)")
+            }
+            return FrameFormat.namedCurves[name - 1]
+        }
+        let c = [try f32(), try f32(), try f32(), try f32()]
+        // A timing curve's x runs 0…1 (CSS), so it is a function of time.
+        guard c.allSatisfy(\.isFinite), (0...1).contains(c[0]), (0...1).contains(c[2]) else {
+            throw DisplayListDecodingError(offset: at, reason: "\(what) curve that is not a timing curve")
+        }
+        return CubicBezierEasing(c[0], c[1], c[2], c[3])
     }
     package mutating func take(_ n: Int) throws -> ArraySlice<UInt8> {
         guard n >= 0, offset + n <= bytes.count else {
@@ -176,6 +195,23 @@ public enum DisplayListDecoder {
                         NumberRun(
                             x0: x0, y0: y0, dx: dx, dy: dy, size: size, align: align, baseline: baseline,
                             weight: weight, count: count, first: first, step: step, wrap: lo <= hi ? lo...hi : nil)))
+            case .tween:
+                let start = try r.f64(), duration = try r.f32(), curve = try r.curve(of: "a tween")
+                guard start.isFinite, duration.isFinite, duration >= 0 else {
+                    throw DisplayListDecodingError(offset: at, reason: "a tween from \(start) for \(duration) s")
+                }
+                let parts = try r.u8()
+                guard parts & ~(Tween.Parts.move | Tween.Parts.scale | Tween.Parts.fade) == 0 else {
+                    throw DisplayListDecodingError(offset: at, reason: "a tween with parts \(parts)")
+                }
+                func point() throws -> Point { Point(x: try r.f32(), y: try r.f32()) }
+                var tween = Tween(start: start, duration: duration, curve: curve)
+                if parts & Tween.Parts.move != 0 { tween.move = Tween.Move(from: try point(), to: try point()) }
+                if parts & Tween.Parts.scale != 0 {
+                    tween.scale = Tween.Scale(center: try point(), from: try r.f32(), to: try r.f32())
+                }
+                if parts & Tween.Parts.fade != 0 { tween.fade = Tween.Fade(from: try r.f32(), to: try r.f32()) }
+                ops.append(.tween(tween))
             case .pulse:
                 let center = Point(x: try r.f32(), y: try r.f32())
                 let radius = (from: try r.f32(), to: try r.f32()), alpha = (from: try r.f32(), to: try r.f32())

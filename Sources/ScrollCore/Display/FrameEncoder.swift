@@ -60,6 +60,17 @@ public enum FrameFormat {
     /// An eased track's curve as one byte when CSS names it (1 `ease`, 2 `ease-in`, 3 `ease-out`,
     /// 4 `ease-in-out`, in float32 as every curve of a track); 0 and its four numbers else.
     public static let namedCurves = [CubicBezierEasing.ease, .easeIn, .easeOut, .easeInOut].map(\.float32)
+    /// A timing curve as a track or a tween sends it: u8 its CSS name (`namedCurves`), or 0 and
+    /// x1 y1 x2 y2 f32.
+    static func appendCurve(_ b: inout [UInt8], _ c: CubicBezierEasing) {
+        if let name = namedCurves.firstIndex(of: c.float32) {
+            b.append(UInt8(name + 1))
+        } else {
+            b.append(0)
+            for v in [c.x1, c.y1, c.x2, c.y2] { append32(&b, Float(v).bitPattern) }
+        }
+    }
+
     /// kind, version, flags, reserved, seq u32, time f64, layer count u16.
     public static let headerSize = 18
 }
@@ -171,14 +182,7 @@ public struct FrameEncoder: Sendable {
         let eased = track.curves != nil
         if let curves = track.curves {
             b.append(UInt8(curves.count))
-            for c in curves {
-                if let name = FrameFormat.namedCurves.firstIndex(of: c) {
-                    b.append(UInt8(name + 1))
-                } else {
-                    b.append(0)
-                    f(c.x1); f(c.y1); f(c.x2); f(c.y2)
-                }
-            }
+            for c in curves { FrameFormat.appendCurve(&b, c) }
         }
         for k in track.knots {
             d(k.t)

@@ -18,7 +18,7 @@ public enum SVGRenderer {
 
     /// One op list per layer, in z-order; `ids` name the layer groups (default 0, 1, …) and
     /// `offsets` are what each layer's `scroll` ops translate by (default none); `time` is the room
-    /// time pulses are drawn at.
+    /// time pulses and tweens are drawn at.
     public static func render(
         ops layers: [[DecodedOp]], ids: [UInt16]? = nil, offsets: [Point]? = nil, size: Size, time: Double = 0
     ) -> String {
@@ -65,6 +65,9 @@ private struct SVGWriter {
         var stroke = Color(0, 0, 0)
         var lineWidth = 1.0
         var alpha = 1.0
+        /// The horizontal moves of the tweens it is in: lenses and graded runs see where the
+        /// layer shows them, their tweens' moves included.
+        var shift = 0.0
         /// `<g>` elements opened since the save that started this state.
         var openGroups = 0
     }
@@ -74,7 +77,7 @@ private struct SVGWriter {
     private var clipCount = 0
     /// The layer's offset, for its `scroll` ops and graded runs.
     private var offset = Point.zero
-    /// Room time, for pulses.
+    /// Room time, for pulses and tweens.
     let time: Double
 
     init(time: Double) { self.time = time }
@@ -98,7 +101,7 @@ private struct SVGWriter {
             restore(into: &out)
         case .lens(let lens):
             paint(.save, into: &out)
-            let t = lens.transform(offset: offset.x), c = lens.center
+            let t = lens.transform(offset: offset.x + state.shift), c = lens.center
             open(
                 "<g transform=\"translate(\(n(c.x)),\(n(c.y + t.dy))) scale(\(n(t.scale))) translate(\(n(-c.x)),\(n(-c.y)))\">",
                 into: &out)
@@ -140,7 +143,17 @@ private struct SVGWriter {
             for (x0, y0, x1, y1) in run.lines { line(x0, y0, x1, y1, into: &out) }
         case .gradedRun(let run):
             // Each mark in its grade's fill; the state's fill stays as it was, as in the painter.
-            for (rect, color) in run.marks(offset: offset.x) { fillRect(rect, color, into: &out) }
+            for (rect, color) in run.marks(offset: offset.x + state.shift) { fillRect(rect, color, into: &out) }
+        case .tween(let tween):
+            paint(.save, into: &out)
+            let t = tween.state(at: time), c = tween.scale?.center ?? .zero
+            var transform = "translate(\(n(t.dx)),\(n(t.dy)))"
+            if tween.scale != nil {
+                transform += " translate(\(n(c.x)),\(n(c.y))) scale(\(n(t.scale))) translate(\(n(-c.x)),\(n(-c.y)))"
+            }
+            open("<g transform=\"\(transform)\">", into: &out)
+            state.shift += t.dx
+            state.alpha *= t.alpha
         case .pulse(let pulse):
             guard let disc = pulse.disc(at: time) else { break }
             let fill = paint("fill", pulse.fill, alpha: min(max(disc.alpha, 0), 1))

@@ -183,7 +183,7 @@ public final class Scene {
     }
 
     /// One layer per widget (id = index + 1), each followed by its parts' (`partLayerID`), over a
-    /// background layer (id 0). A widget whose `drawingKey` is what it was when last drawn for
+    /// background layer (id 0). A widget whose `drawingKey(for:)` is what it was when last drawn for
     /// this theme is not drawn again: its list is reused (most widgets stand still while one
     /// moves); its `layerOffset` is the layer's offset either way. Parts likewise.
     public func render(theme: Theme) -> [Layer] {
@@ -198,7 +198,7 @@ public final class Scene {
         var drawn = drawings.removeValue(forKey: cache) ?? Array(repeating: nil, count: widgets.count)
         defer { drawings[cache] = drawn }
         for (i, w) in widgets.enumerated() {
-            let key = w.drawingKey
+            let key = w.drawingKey(for: theme)
             let list: DisplayList
             if let key, let hit = drawn[i], hit.key == key {
                 list = hit.list

@@ -147,6 +147,9 @@ public protocol Widget: AnyObject {
     /// Everything its drawing depends on besides the theme, or nil to be drawn every frame:
     /// while the key stays the same the scene reuses the last drawing.
     var drawingKey: DrawingKey? { get }
+    /// `drawingKey` as drawn for `theme`: a widget drawn otherwise with reduced motion (the
+    /// carousel's cross-fades) may tell the two apart; by default the same.
+    func drawingKey(for theme: Theme) -> DrawingKey?
     /// What the `scroll` ops of its drawing translate by (its layer's offset): a widget whose
     /// content only slides keeps its `drawingKey` and moves this, and the frame carries a few
     /// bytes instead of its ops.
@@ -186,6 +189,7 @@ public protocol Widget: AnyObject {
 
 extension Widget {
     public var drawingKey: DrawingKey? { nil }
+    public func drawingKey(for theme: Theme) -> DrawingKey? { drawingKey }
     public var layerOffset: Point { .zero }
     public var layerMotion: LayerMotion? { nil }
     public var hasParts: Bool { false }

@@ -1,40 +1,65 @@
-/// Drawing: each item's tile at its slot, scaled by the seed's formula; leaving items rise and
-/// fade, new ones grow, the rest slide. With reduced motion, inserts and deletes are cross-fades.
+/// Drawing: each item's tile at its slot, scaled by the seed's formula as lenses (so a glide is
+/// one track); leaving items rise and fade, new ones grow, the rest slide, each a tween the page
+/// plays (so an add or a delete is one frame). With reduced motion, inserts and deletes are
+/// cross-fades.
 extension Carousel {
     public func render(into list: inout DisplayList, theme: Theme) {
         list.save()
         list.clip(frame)
-        if theme.reducedMotion, let change = lastChange, now < change.time + Self.animationDuration {
-            crossFade(from: change, into: &list, theme: theme)
-        } else if slides {
-            // Each item where its slot is, sized by where the layer's offset (−contentOffset)
-            // shows it: the same ops for any offset, so a drag moves the layer and a glide is a track.
-            list.scroll()
-            for item in items { drawSliding(item, into: &list, theme: theme) }
+        if theme.reducedMotion, let change, crossFading {
+            crossFade(change, into: &list, theme: theme)
         } else {
-            let x = contentOffset
-            for gone in leaving {
-                let progress = min(max((now - gone.start) / Self.animationDuration, 0), 1)
-                list.setAlpha(1 - progress)
-                draw(gone.item, at: gone.slot, lift: progress * frame.height / 2, offset: x, into: &list, theme: theme)
+            // The same ops for any offset, so a drag moves the layer and a glide is a track; and
+            // from one add or delete to the next, for any time, so it is drawn once.
+            list.scroll()
+            for gone in change?.leaving ?? [] {
+                // It rises by half the row and fades, linearly, from the slot it left.
+                list.tween(
+                    Tween(
+                        start: gone.start, duration: Self.animationDuration,
+                        move: Tween.Move(from: .zero, to: Point(x: 0, y: -frame.height / 2)),
+                        fade: Tween.Fade(from: 1, to: 0)))
+                drawSliding(gone.item, slot: gone.slot, into: &list, theme: theme)
+                list.restore()
             }
-            list.setAlpha(1)
-            for item in items {
-                let slot = item.slot.value(at: now)
-                let size = Self.scale(slot: slot, offset: x, cell: cell) * item.appear.value(at: now)
-                draw(item, slot: slot, size: size, lift: 0, offset: x, into: &list, theme: theme)
-            }
+            for item in items { drawComing(item, into: &list, theme: theme) }
         }
         list.restore()
     }
 
-    /// One item as `draw` draws it at any offset: its tile and glyph at the scale 1.2 centred,
-    /// 0.6 two cells away, and its name below the tile (seed 004's scale, `scale(slot:offset:cell:)`,
-    /// as lenses: linear in the distance d from the centre up to 3 cells, where a cell only partly
-    /// on screen is at 0.3, then 0.6).
-    private func drawSliding(_ item: CarouselItem, into list: inout DisplayList, theme: Theme) {
+    /// An item at its slot, moving there from its old one and growing in while it does (tweens
+    /// of the eases running at the latest add or delete, each from its own start).
+    private func drawComing(_ item: CarouselItem, into list: inout DisplayList, theme: Theme) {
+        let slide = change?.slides[item.uid], grow = change?.grows[item.uid]
+        if let slide {
+            let e = slide.ease
+            list.tween(
+                Tween(
+                    start: slide.start, duration: e.duration, curve: e.curve,
+                    move: Tween.Move(from: Point(x: (e.start - e.finalPosition) * cell, y: 0), to: .zero)))
+        }
+        if let grow {
+            let e = grow.ease
+            list.tween(
+                Tween(
+                    start: grow.start, duration: e.duration, curve: e.curve,
+                    scale: Tween.Scale(center: tileCentre(slot: item.slot.target), from: e.start, to: e.finalPosition)))
+        }
+        drawSliding(item, slot: item.slot.target, into: &list, theme: theme)
+        if grow != nil { list.restore() }
+        if slide != nil { list.restore() }
+    }
+
+    /// The centre of the tile of an item at `slot` (before the layer's offset).
+    private func tileCentre(slot: Double) -> Point { Point(x: frame.minX + cell * (slot + 2.5), y: frame.midY - 10) }
+
+    /// One item at `slot` as `draw` draws it at any offset: its tile and glyph at the scale 1.2
+    /// centred, 0.6 two cells away, and its name below the tile (seed 004's scale,
+    /// `scale(slot:offset:cell:)`, as lenses: linear in the distance d from the centre up to 3
+    /// cells, where a cell only partly on screen is at 0.3, then 0.6).
+    private func drawSliding(_ item: CarouselItem, slot: Double, into list: inout DisplayList, theme: Theme) {
         let w = cell, side = w - 10
-        let centre = Point(x: frame.minX + w * (item.slot.target + 2.5), y: frame.midY - 10)
+        let centre = tileCentre(slot: slot)
         func lens(_ scale: (Double) -> Double, _ dy: (Double) -> Double) -> Lens {
             Lens(
                 center: centre, focus: frame.minX + 2.5 * w,
@@ -66,43 +91,35 @@ extension Carousel {
     }
 
     /// Reduced motion: the row as it was at the last add or delete fades out while the row as it
-    /// will be fades in; nothing rises, grows or slides. When the row is easing to centre an
-    /// item, the new row is drawn where that ease ends.
-    private func crossFade(from change: (offset: Double, time: Double), into list: inout DisplayList, theme: Theme) {
-        let p = (now - change.time) / Self.animationDuration
-        list.setAlpha(1 - p)
-        for gone in leaving {
-            draw(gone.item, at: gone.slot, lift: 0, offset: change.offset, into: &list, theme: theme)
+    /// will be fades in (two tweens); nothing rises, grows or slides. When the row is easing to
+    /// centre an item, the new row is drawn where that ease ends.
+    private func crossFade(_ change: CarouselChange, into list: inout DisplayList, theme: Theme) {
+        func fade(_ from: Double, _ to: Double) {
+            list.tween(
+                Tween(start: change.time, duration: Self.animationDuration, fade: Tween.Fade(from: from, to: to)))
         }
-        for item in items where item.appear.running(at: now) == nil {
-            let was = item.slot.running(at: now)?.from ?? item.slot.target
-            draw(item, at: was, lift: 0, offset: change.offset, into: &list, theme: theme)
+        fade(1, 0)
+        for gone in change.leaving {
+            draw(gone.item, at: gone.slot, offset: change.offset, into: &list, theme: theme)
         }
-        list.setAlpha(p)
-        let ends = axis.phase == .snapping ? (axis.destination ?? contentOffset) : contentOffset
-        for item in items { draw(item, at: item.slot.target, lift: 0, offset: ends, into: &list, theme: theme) }
-        list.setAlpha(1)
+        for item in items where change.grows[item.uid] == nil {
+            let was = change.slides[item.uid]?.ease.start ?? item.slot.target
+            draw(item, at: was, offset: change.offset, into: &list, theme: theme)
+        }
+        list.restore()
+        fade(0, 1)
+        for item in items { draw(item, at: item.slot.target, offset: change.ends, into: &list, theme: theme) }
+        list.restore()
     }
 
-    /// At its slot's size (no growing).
+    /// One item's tile (the seed's (w − 10) square icon, scaled by `scale(slot:offset:cell:)`
+    /// about the cell's centre) and name, at content offset `x`.
     private func draw(
-        _ item: CarouselItem, at slot: Double, lift: Double, offset x: Double, into list: inout DisplayList,
-        theme: Theme
+        _ item: CarouselItem, at slot: Double, offset x: Double, into list: inout DisplayList, theme: Theme
     ) {
-        draw(
-            item, slot: slot, size: Self.scale(slot: slot, offset: x, cell: cell), lift: lift, offset: x, into: &list,
-            theme: theme)
-    }
-
-    /// One item's tile (the seed's (w − 10) square icon, scaled about the cell's centre) and name.
-    private func draw(
-        _ item: CarouselItem, slot: Double, size scale: Double, lift: Double, offset x: Double,
-        into list: inout DisplayList, theme: Theme
-    ) {
-        guard scale > 0.01 else { return }
+        let scale = Self.scale(slot: slot, offset: x, cell: cell)
         let side = (cell - 10) * scale
-        let centre = Point(
-            x: frame.minX + cell * (slot + 2) - x + cell / 2, y: frame.midY - 10 - lift)
+        let centre = Point(x: frame.minX + cell * (slot + 2) - x + cell / 2, y: frame.midY - 10)
         guard centre.x + side / 2 >= frame.minX, centre.x - side / 2 <= frame.maxX else { return }
         tile(item, centre: centre, side: side, into: &list)
         name(item, x: centre.x, top: centre.y + side / 2 + 6, into: &list, theme: theme)

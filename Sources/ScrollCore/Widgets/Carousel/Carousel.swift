@@ -15,8 +15,8 @@ public final class Carousel: ReadoutSource {
     public let frame: Rect
     private(set) var items: [CarouselItem]
     private(set) var leaving: [LeavingItem] = []
-    /// The latest add or delete: the row's offset then and when (reduced motion fades from it).
-    private(set) var lastChange: (offset: Double, time: Double)?
+    /// The latest add or delete, as its drawing plays it.
+    private(set) var change: CarouselChange?
     private(set) var axis: ScrollAxis
     /// Scene time of the latest call (drawing reads animations at it).
     private(set) var now = 0.0
@@ -68,7 +68,7 @@ public final class Carousel: ReadoutSource {
     func reset(items: [CarouselItem], selection: Int, made: Int) {
         self.items = items
         leaving = []
-        lastChange = nil
+        change = nil
         madeCount = made
         nextUID = made
         pointer = nil
@@ -106,19 +106,22 @@ public final class Carousel: ReadoutSource {
     }
 
     public var isAnimating: Bool { axis.isMoving || now < animationEnd }
-    /// No item comes, goes or moves to another slot: the row only slides (`drawSliding`).
-    var slides: Bool { leaving.isEmpty && now >= animationEnd }
-    /// While the row only slides: the row of items, which only an add (a new uid) or a
-    /// delete (one fewer) changes; nil while items come, go or move (drawn every frame).
-    public var drawingKey: DrawingKey? {
-        guard slides else { return nil }
-        return DrawingKey(Double(nextUID), Double(items.count))
+    /// The row of items, which only an add (a new uid) or a delete (one fewer) changes: items
+    /// coming, going and sliding to their new slots are tweens the page plays (`render`).
+    public var drawingKey: DrawingKey? { DrawingKey(Double(nextUID), Double(items.count)) }
+    /// With reduced motion, the cross-fade of an add or a delete is a drawing of its own, until it ends.
+    public func drawingKey(for theme: Theme) -> DrawingKey? {
+        var key = drawingKey
+        if theme.reducedMotion, crossFading { key?.c = 1 }
+        return key
     }
+    /// Reduced motion cross-fades from the row at the last add or delete (`crossFade`).
+    var crossFading: Bool { change.map { now < $0.time + Self.animationDuration } ?? false }
     /// Content offset x is under the centre.
     public var layerOffset: Point { Point(x: -contentOffset, y: 0) }
-    /// A glide (a fling, a snap, an ease to an item) while the row only slides: one track.
+    /// A glide (a fling, a snap, an ease to an item): one track, while items come and go too.
     public var layerMotion: LayerMotion? {
-        guard slides, axis.isMoving, axis.phase != .tracking else { return nil }
+        guard axis.isMoving, axis.phase != .tracking else { return nil }
         return LayerMotion(key: DrawingKey(Double(axis.revision), Double(nextUID), Double(items.count)), axes: .x) {
             [self] in
             axis.plannedPath(from: now).map { MotionPlan(layerOf: $0) }
@@ -335,7 +338,7 @@ public final class Carousel: ReadoutSource {
         guard items.count < Self.maxItems else { return }
         let c = items.count - 1
         madeCount += 1
-        lastChange = (axis.offset(at: time), time)
+        let before = axis.offset(at: time)
         var item = CarouselItem(uid: nextUID, name: name ?? "Item \(madeCount)", icon: .added, slot: c)
         nextUID += 1
         item.appear.set(0, at: time)
@@ -348,6 +351,7 @@ public final class Carousel: ReadoutSource {
         axis.edges = Self.edges(count: items.count, frame: frame)
         events.append(SceneEvent(time: time, widget: id, kind: .added(index: c, name: item.name)))
         head(to: c, at: time)
+        played(at: time, from: before)
     }
 
     /// Removes item k (never "Custom"): it rises and fades, the rest close the gap, and the
@@ -355,7 +359,7 @@ public final class Carousel: ReadoutSource {
     private func delete(_ k: Int, at time: Double, events: inout [SceneEvent]) {
         guard k >= 0, k < items.count - 1 else { return }
         let target = headingIndex
-        lastChange = (axis.offset(at: time), time)
+        let before = axis.offset(at: time)
         let removed = items.remove(at: k)
         if k < selection { selection -= 1 }
         // A burst of deletes must not grow what every frame draws without bound.
@@ -367,6 +371,23 @@ public final class Carousel: ReadoutSource {
         axis.edges = Self.edges(count: items.count, frame: frame)
         events.append(SceneEvent(time: time, widget: id, kind: .deleted(index: k, name: removed.name)))
         head(to: k < target ? target - 1 : min(target, items.count - 1), at: time)
+        played(at: time, from: before)
+    }
+
+    /// Keeps what the drawing of the change made at `time` plays (the row was at `before`).
+    private func played(at time: Double, from before: Double) {
+        func running(_ value: AnimatedValue) -> CarouselChange.Ease? {
+            value.ease(at: time).map { CarouselChange.Ease(ease: $0.simulation, start: $0.start) }
+        }
+        var slides: [Int: CarouselChange.Ease] = [:], grows: [Int: CarouselChange.Ease] = [:]
+        for item in items {
+            slides[item.uid] = running(item.slot)
+            grows[item.uid] = running(item.appear)
+        }
+        let now = axis.offset(at: time)
+        change = CarouselChange(
+            time: time, offset: before, ends: axis.phase == .snapping ? (axis.destination ?? now) : now,
+            leaving: leaving.filter { time < $0.start + Self.animationDuration }, slides: slides, grows: grows)
     }
 
     // MARK: time

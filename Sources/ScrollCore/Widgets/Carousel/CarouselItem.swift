@@ -27,3 +27,25 @@ struct LeavingItem: Sendable {
     let slot: Double
     let start: Double
 }
+
+/// What the carousel's drawing plays, as of its latest add or delete (`Carousel.render`): kept
+/// until the next one, so its drawing is the same at any time in between (the scene draws it
+/// once) and its finished tweens hold their ends.
+struct CarouselChange: Sendable {
+    /// An ease running at the change: the page plays it from its start as a tween.
+    struct Ease: Sendable {
+        var ease: EaseSimulation
+        var start: Double
+    }
+
+    var time: Double
+    /// The row's offset before the change (reduced motion fades out the row as it was there).
+    var offset: Double
+    /// Where the row heads (reduced motion fades in the row as it will be there).
+    var ends: Double
+    /// The items leaving then, rising and fading.
+    var leaving: [LeavingItem]
+    /// Each item's eases running then, by uid: its slide to its slot, its growth.
+    var slides: [Int: Ease]
+    var grows: [Int: Ease]
+}

@@ -1,0 +1,72 @@
+import ScrollCore
+
+/// What the page paints from one layer's ops at room time `time` with the layer at `offset`: its
+/// filled rects, round rects and texts in scene points, with the alpha each is drawn with. Transforms are
+/// applied as Public/js/painter.js applies them (translate, scale, scroll, lens, tween; setAlpha
+/// sets the alpha, a tween's fade multiplies it), so a test can ask where a tile is at any time
+/// however the drawing says it: frame by frame, or once with tweens.
+struct PaintedShapes {
+    struct Tile { var rect: Rect; var alpha: Double }
+    struct Label { var text: String; var x, y, size, alpha: Double }
+    var tiles: [Tile] = []
+    /// Filled rectangles.
+    var rects: [Rect] = []
+    var labels: [Label] = []
+
+    /// The filled rectangles of `list` painted at `time`, the layer not moved.
+    static func rects(_ list: DisplayList, time: Double) throws -> [Rect] {
+        try PaintedShapes(list, offset: .zero, time: time).rects
+    }
+
+    init(_ list: DisplayList, offset: Point, time: Double) throws {
+        struct State {
+            /// p ↦ (sx·p.x + tx, sy·p.y + ty)
+            var sx = 1.0, sy = 1.0, tx = 0.0, ty = 0.0
+            var alpha = 1.0
+            /// The tweens' horizontal moves, which lenses see (painter.js's `shift`).
+            var shift = 0.0
+            mutating func translate(_ dx: Double, _ dy: Double) { tx += sx * dx; ty += sy * dy }
+            func map(_ r: Rect) -> Rect {
+                Rect(x: sx * r.x + tx, y: sy * r.y + ty, width: sx * r.width, height: sy * r.height)
+            }
+            mutating func scale(_ s: Double, about c: Point, down: Double = 0) {
+                translate(c.x, c.y + down)
+                sx *= s; sy *= s
+                translate(-c.x, -c.y)
+            }
+        }
+        var state = State()
+        var stack: [State] = []
+        for op in try DisplayListDecoder.decode(list.bytes) {
+            switch op {
+            case .save: stack.append(state)
+            case .restore: if let top = stack.popLast() { state = top }
+            case let .translate(dx, dy): state.translate(dx, dy)
+            case let .scale(x, y): (state.sx, state.sy) = (state.sx * x, state.sy * y)
+            case .scroll: state.translate(offset.x, offset.y)
+            case .setAlpha(let a): state.alpha = min(max(a, 0), 1)
+            case .lens(let lens):
+                stack.append(state)
+                let t = lens.transform(offset: offset.x + state.shift)
+                state.scale(t.scale, about: lens.center, down: t.dy)
+            case .tween(let tween):
+                stack.append(state)
+                let t = tween.state(at: time)
+                state.translate(t.dx, t.dy)
+                state.shift += t.dx
+                if let s = tween.scale { state.scale(t.scale, about: s.center) }
+                state.alpha *= t.alpha
+            case let .fillRoundRect(r, _):
+                tiles.append(Tile(rect: state.map(r), alpha: state.alpha))
+            case .fillRect(let r):
+                rects.append(state.map(r))
+            case let .text(s, x, y, size, _, _, _):
+                labels.append(
+                    Label(
+                        text: s, x: state.sx * x + state.tx, y: state.sy * y + state.ty, size: state.sy * size,
+                        alpha: state.alpha))
+            default: break
+            }
+        }
+    }
+}
