@@ -41,12 +41,36 @@ struct SceneSnapshotTests {
         let rulers = Dictionary(
             a.widgets.enumerated().compactMap { i, w in w is WeightRuler ? (UInt16(i + 1), w.frame) : nil },
             uniquingKeysWith: { first, _ in first })
+        let carousels = Set(a.widgets.enumerated().compactMap { i, w in w is Carousel ? UInt16(i + 1) : nil })
         return zip(x, y).filter { l, r in
             guard l != r else { return false }
-            guard let frame = rulers[l.id], l.id == r.id else { return true }
+            guard l.id == r.id else { return true }
+            if carousels.contains(l.id) { return !samePainted(l, r, at: a.time) }
+            guard let frame = rulers[l.id] else { return true }
             let shown = try? ScreenGeometry.sameShown((l.list.bytes, l.offset), (r.list.bytes, r.offset), within: frame)
             return shown != true
         }.map(\.0.id)
+    }
+
+    /// Whether two carousel layers paint the same tiles and names (those not faded out: alpha
+    /// above 10⁻⁶) at `time`:
+    /// a carousel keeps its last add's or delete's drawing, finished tweens and all, where a
+    /// restored one draws its items plainly; the same picture in other bytes.
+    private func samePainted(_ l: Layer, _ r: Layer, at time: Double) -> Bool {
+        guard let p = try? PaintedShapes(l.list, offset: l.offset, time: time),
+            let q = try? PaintedShapes(r.list, offset: r.offset, time: time)
+        else { return false }
+        func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-3 }
+        let (pt, qt) = (p.tiles.filter { $0.alpha > 1e-6 }, q.tiles.filter { $0.alpha > 1e-6 })
+        let (pl, ql) = (p.labels.filter { $0.alpha > 1e-6 }, q.labels.filter { $0.alpha > 1e-6 })
+        return pt.count == qt.count && pl.count == ql.count
+            && zip(pt, qt).allSatisfy { a, b in
+                near(a.rect.x, b.rect.x) && near(a.rect.y, b.rect.y) && near(a.rect.width, b.rect.width)
+                    && near(a.alpha, b.alpha)
+            }
+            && zip(pl, ql).allSatisfy { a, b in
+                a.text == b.text && near(a.x, b.x) && near(a.y, b.y) && near(a.size, b.size) && near(a.alpha, b.alpha)
+            }
     }
 
     private func action(_ widget: String, _ name: String, _ args: [String: JSONValue] = [:]) -> SceneInput {

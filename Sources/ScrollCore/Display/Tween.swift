@@ -3,7 +3,8 @@
 /// time goes from `start` to `start + duration` (holding before and after). What comes and goes
 /// in a layer that otherwise only slides (the carousel's added and deleted items) is sent once,
 /// as the page plays a track (docs/PROTOCOL.md, "Display list"). Every number but `start` is
-/// rounded to float32 when made, as it goes on the wire, so the server shows what the page does.
+/// rounded to float32 when made, as it goes on the wire (the duration down), so the server shows
+/// what the page does.
 public struct Tween: Sendable, Equatable {
     public struct Move: Sendable, Equatable {
         public var from, to: Point
@@ -36,7 +37,9 @@ public struct Tween: Sendable, Equatable {
         func f(_ v: Double) -> Double { Double(Float(v)) }
         func f(_ p: Point) -> Point { Point(x: f(p.x), y: f(p.y)) }
         self.start = start
-        self.duration = f(duration)
+        // Never later than asked: a tween of the model's 0.3 s has ended when the model has.
+        let d = Float(duration)
+        self.duration = Double(Double(d) > duration ? d.nextDown : d)
         self.curve = curve.float32
         self.move = move.map { Move(from: f($0.from), to: f($0.to)) }
         self.scale = scale.map { Scale(center: f($0.center), from: f($0.from), to: f($0.to)) }
