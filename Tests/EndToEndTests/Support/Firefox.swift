@@ -48,10 +48,14 @@ final class Firefox {
     private var console: [String: [String]] = [:]
     private var closed = false
 
-    /// Launches `executable` (default: `Firefox.executable()`) headless with a fresh profile and
-    /// opens a BiDi session. Throws `HarnessError.firefoxMissing`, which says how to install it,
-    /// when there is no executable at that path.
-    init(executable: String = Firefox.executable()) throws {
+    /// A fixed display rate, in frames a second: headless Firefox's refresh driver then ticks at
+    /// that rate (its `layout.frame_rate`), where headless Chromium's display is 60 Hz or unbounded.
+    static func displayRate(_ hz: Int) -> String { "user_pref(\"layout.frame_rate\", \(hz));\n" }
+
+    /// Launches `executable` (default: `Firefox.executable()`) headless with a fresh profile (its
+    /// `preferences` and `more`, user.js lines) and opens a BiDi session. Throws
+    /// `HarnessError.firefoxMissing`, which says how to install it, when there is no executable at that path.
+    init(executable: String = Firefox.executable(), more: String = "") throws {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw HarnessError.firefoxMissing(path: executable)
         }
@@ -59,7 +63,8 @@ final class Firefox {
         process = try BrowserProcess(
             executable: executable, prefix: "e2e-firefox", environment: ["MOZ_CRASHREPORTER_DISABLE": "1"],
             prepare: {
-                try Self.preferences.write(to: $0.appendingPathComponent("user.js"), atomically: true, encoding: .utf8)
+                try (Self.preferences + more).write(
+                    to: $0.appendingPathComponent("user.js"), atomically: true, encoding: .utf8)
             },
             arguments: { ["-profile", $0, "-no-remote", "--headless", "--remote-debugging-port", "0", "about:blank"] })
         do {
