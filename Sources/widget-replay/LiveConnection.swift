@@ -16,8 +16,9 @@ final class LiveConnection {
     private var knownSemantics = SemanticsMirror()
     private var layerOrder: [UInt16] = []
     private var held: [UInt16: HeldLayer] = [:]
-    /// Room time of the latest frame: tracks are read there.
+    /// Room time of the latest frame, and when it came.
     private var frameTime = 0.0
+    private var frameArrival = ContinuousClock.now
 
     init(url: String, room: String, scene: String, theme: Theme, client: String) throws {
         self.client = client
@@ -31,9 +32,16 @@ final class LiveConnection {
         try awaitWelcome()
     }
 
-    /// The latest frame's layers, in z-order.
-    var layers: [(id: UInt16, ops: [UInt8], offset: Point)] {
-        layerOrder.compactMap { id in held[id].map { (id, $0.ops, $0.offset(at: frameTime)) } }
+    /// The room's time now, as the latest frame and the time since it came tell (loopback: its
+    /// delay is nothing to speak of): what a page paints the held layers at.
+    var roomTime: Double {
+        let since = frameArrival.duration(to: .now)
+        return frameTime + Double(since.components.seconds) + Double(since.components.attoseconds) * 1e-18
+    }
+
+    /// The layers the latest frame left held, in z-order, at room time `time` (tracks read there).
+    func layers(at time: Double) -> [(id: UInt16, ops: [UInt8], offset: Point)] {
+        layerOrder.compactMap { id in held[id].map { (id, $0.ops, $0.offset(at: time)) } }
     }
 
     /// Sends the line's message (a `leave` line is no message: the caller closes instead).
@@ -93,6 +101,7 @@ final class LiveConnection {
             layerOrder = frame.layers.map(\.id)
             held = next
             frameTime = frame.time
+            frameArrival = .now
         case .text(let text):
             guard let object = Self.object(text) else { return }
             switch object["type"] as? String {

@@ -16,15 +16,16 @@ struct LiveReplay {
     struct Outcome {
         /// `{"<id>": {"value", "text"}}` from the latest semantics seen.
         var widgets: JSONValue
-        /// The latest frame's layers (first connection), for `--svg`.
+        /// The layers the first connection holds at the end, at room time `time`, for `--svg`.
         var layers: [(id: UInt16, ops: [UInt8], offset: Point)]
+        var time: Double
         var size: Size
 
         func svg() throws -> String {
             do {
                 return SVGRenderer.render(
                     ops: try layers.map { try DisplayListDecoder.decode($0.ops) },
-                    ids: layers.map(\.id), offsets: layers.map(\.offset), size: size)
+                    ids: layers.map(\.id), offsets: layers.map(\.offset), size: size, time: time)
             } catch {
                 throw Failure.io("the server's last frame does not decode: \(error)")
             }
@@ -74,8 +75,10 @@ struct LiveReplay {
         guard let semantics = connections[0].semantics else {
             throw Failure.io("\(url): no semantics message received")
         }
+        // Painted as a page would paint them now: tracks and tweens where the room's clock has them.
+        let time = connections[0].roomTime
         return Outcome(
-            widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers,
+            widgets: ReplayResult.widgetsJSON(semantics), layers: connections[0].layers(at: time), time: time,
             size: connections[0].sceneSize)
     }
 

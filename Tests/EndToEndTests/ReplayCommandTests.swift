@@ -138,6 +138,35 @@ import Testing
             out.contains("no scene \"nope\" (scenes: demo, ruler, picker, picker-free, carousel, roller)"), "\(out)")
     }
 
+    @Test(
+        "live --svg after a carousel delete paints the carousel as the offline replay does: its tweens at the room's time, Moon faded out"
+    )
+    func liveSVGPlaysTweens() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID().uuidString).jsonl")
+        let (live, offline) = (trace.path + ".live.svg", trace.path + ".svg")
+        defer { for path in [trace.path, live, offline] { try? FileManager.default.removeItem(atPath: path) } }
+        // Moon (index 1) deleted; Star stays centred, the rest close the gap.
+        try [
+            "# scene: carousel",
+            #"{"t":0,"type":"action","widget":"carousel","action":"delete","args":{"index":1}}"#,
+        ].joined(separator: "\n").write(to: trace, atomically: true, encoding: .utf8)
+        let server = try ServerProcess()
+        // Live it waits up to 5 s for a final value (a delete makes none), then draws what it holds.
+        #expect(try run([trace.path, "--url", server.wsURL, "--room", "live-svg", "--svg", live]).exited)
+        #expect(try run([trace.path, "--svg", offline]).exited)
+        // The carousel's layer (its widget is the scene's first): the same elements both ways.
+        func carousel(_ path: String) throws -> String {
+            let svg = try String(contentsOfFile: path, encoding: .utf8)
+            let start = try #require(svg.range(of: "<g id=\"layer-1\">"))
+            let end = try #require(svg.range(of: "<g id=\"layer-2\">", range: start.upperBound..<svg.endIndex))
+            return String(svg[start.lowerBound..<end.lowerBound])
+        }
+        let (a, b) = (try carousel(live), try carousel(offline))
+        #expect(a == b, "live:\n\(a.prefix(3000))\noffline:\n\(b.prefix(3000))")
+        // Moon's tile is there, faded out: the tween played to its end, not drawn at its start.
+        #expect(a.contains("fill-opacity=\"0\""))
+    }
+
     @Test("a trace's '# scene:' line selects the scene; --scene overrides it")
     func recordedSceneHeader() throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("scene-\(UUID().uuidString).jsonl")
