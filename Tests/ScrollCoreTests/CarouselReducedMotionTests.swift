@@ -42,6 +42,35 @@ import Testing
         #expect(moving.contains { $0.y < Self.restY - 30 })
     }
 
+    @Test("an add while a finger drags the row: the row fading in follows the finger, sized where it is shown")
+    func addUnderAFinger() throws {
+        let scene = CarouselScene.make()
+        let key = PointerKey(client: "a", pointer: 1)
+        func pointer(_ phase: PointerPhase, _ x: Double, _ t: Double) {
+            scene.apply(
+                .pointer(PointerInput(phase: phase, key: key, position: Point(x: x, y: 115), clientTime: t)), at: t)
+        }
+        pointer(.down, 195, 1)
+        pointer(.move, 175, 1.02)
+        pointer(.move, 155, 1.04)
+        scene.apply(.action(ActionInput(widget: "carousel", name: "add", args: ["name": "New"])), at: 1.06)
+        let carousel = try #require(scene.widget("carousel") as? Carousel)
+        let at = carousel.contentOffset
+        pointer(.move, 115, 1.16)
+        // The finger took the row 40 pt further after the add; a third of the way into the fade.
+        #expect(abs(carousel.contentOffset - at - 40) < 1e-9)
+        let drawn = try tiles(scene, Self.reduced).filter { abs($0.alpha - 1.0 / 3) < 1e-6 }
+        // Every item of the row fading in where the row is now, at the seed's scale there.
+        let w = carousel.cell
+        #expect(drawn.count == carousel.count)
+        for (k, tile) in drawn.enumerated() {
+            let x = CarouselScene.carouselFrame.minX + w * (Double(k) + 2.5) - carousel.contentOffset
+            let side = (w - 10) * Carousel.scale(slot: Double(k), offset: carousel.contentOffset, cell: w)
+            #expect(
+                abs(tile.x - x) < 1e-3 && abs(tile.side - side) < 1e-3, "item \(k): \(tile), want x \(x), side \(side)")
+        }
+    }
+
     @Test("an added item fades in at full size where it lands; afterwards both drawings are the same")
     func addFadesIn() throws {
         let scene = CarouselScene.make()

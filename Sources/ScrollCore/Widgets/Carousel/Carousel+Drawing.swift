@@ -92,7 +92,8 @@ extension Carousel {
 
     /// Reduced motion: the row as it was at the last add or delete fades out while the row as it
     /// will be fades in (two tweens); nothing rises, grows or slides. When the row is easing to
-    /// centre an item, the new row is drawn where that ease ends.
+    /// centre an item, the new row is drawn where that ease ends; else (a finger holds it, it
+    /// glides) it moves with the layer, as the user's own gesture moves it.
     private func crossFade(_ change: CarouselChange, into list: inout DisplayList, theme: Theme) {
         func fade(_ from: Double, _ to: Double) {
             list.tween(
@@ -108,7 +109,12 @@ extension Carousel {
         }
         list.restore()
         fade(0, 1)
-        for item in items { draw(item, at: item.slot.target, offset: change.ends, into: &list, theme: theme) }
+        if let ends = change.ends {
+            for item in items { draw(item, at: item.slot.target, offset: ends, into: &list, theme: theme) }
+        } else {
+            list.scroll()
+            for item in items { drawSliding(item, slot: item.slot.target, into: &list, theme: theme) }
+        }
         list.restore()
     }
 

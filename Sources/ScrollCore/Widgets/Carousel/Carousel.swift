@@ -384,9 +384,8 @@ public final class Carousel: ReadoutSource {
             slides[item.uid] = running(item.slot)
             grows[item.uid] = running(item.appear)
         }
-        let now = axis.offset(at: time)
         change = CarouselChange(
-            time: time, offset: before, ends: axis.phase == .snapping ? (axis.destination ?? now) : now,
+            time: time, offset: before, ends: axis.phase == .snapping ? axis.destination : nil,
             leaving: leaving.filter { time < $0.start + Self.animationDuration }, slides: slides, grows: grows)
     }
 

@@ -41,8 +41,9 @@ struct CarouselChange: Sendable {
     var time: Double
     /// The row's offset before the change (reduced motion fades out the row as it was there).
     var offset: Double
-    /// Where the row heads (reduced motion fades in the row as it will be there).
-    var ends: Double
+    /// Where the row eases to (reduced motion fades in the row as it will be there); nil when it
+    /// is not easing (a finger holds it, it glides): the row fading in then moves with the layer.
+    var ends: Double?
     /// The items leaving then, rising and fading.
     var leaving: [LeavingItem]
     /// Each item's eases running then, by uid: its slide to its slot, its growth.
