@@ -173,42 +173,47 @@ import Testing
     }
 
     @Test(
-        "a watcher's page plays an add from the one frame that brings it: the row's picture changes display frame after display frame while no frame comes"
+        "a watcher's page plays a delete from the one frame that brings it: the row's picture changes display frame after display frame while no frame comes"
     )
-    func addPlayedByThePage() throws {
+    func deletePlayedByThePage() throws {
         let server = try ServerProcess()
         let b = try Chromium()
         defer { b.close() }
         // A hash of the carousel's rows (40…190 of the scene's 260 pt) at every paint, every frame kept.
         try b.logPaints(band: (40.0 / 260)...(190.0 / 260), keepFrames: true)
         try b.loadObserved(
-            server.httpURL + "?scene=carousel&room=tween-add",
+            server.httpURL + "?scene=carousel&room=tween-delete",
             ready: "\(Self.listbox)?.querySelectorAll('[role=option]').length > 0")
-        let driver = try WireClient(server, room: "tween-add", scene: "carousel")
+        let driver = try WireClient(server, room: "tween-delete", scene: "carousel")
         _ = try driver.waitForBinary()
-        // Quiet (the driver's arrival drawn): then another client adds an item.
+        // Quiet (the driver's arrival drawn): then another client deletes Heart, right of the
+        // centred Star. The row stays (it is on Star), so no track moves it: every new picture
+        // is the page playing the delete's tweens (Heart rising and fading, Leaf and Custom sliding in).
         try b.waitFor("performance.now() - (paintLog.binaries.at(-1)?.at ?? 0) > 300", timeout: 5)
         let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
-        try driver.send(.action(.init(widget: "carousel", action: "add", args: [:], t: 1000)))
-        try waitForEvents(b, 2)
-        #expect(try events(b) == ["added 5 Item 7", "selected 5 Item 7"])
-        try b.waitFor("performance.now() - paintLog.binaries.at(-1).at > 300", timeout: 5)
+        try driver.send(.action(.init(widget: "carousel", action: "delete", args: ["index": 3], t: 1000)))
+        try waitForEvents(b, 1)
+        #expect(try events(b) == ["deleted 3 Heart"])
+        try b.waitFor("performance.now() - paintLog.binaries.at(-1).at > 400", timeout: 5)
 
         let carousel = UInt16(try #require(CarouselScene.make().widgets.firstIndex { $0.id == "carousel" }) + 1)
         let frames = try b.receivedFrames(from: before)
-        let drawn = frames.filter { $0.frame.layers.contains { $0.id == carousel && $0.ops != nil } }
-        #expect(drawn.count == 1, "the carousel drawn \(drawn.count) times for one add")
-        let t0 = try #require(drawn.first).at
-        // The 0.3 s after the frame (its first 250 ms, before the label's frame at the rest): no
-        // frame comes, and the page paints the items moving on their own.
-        let during = frames.filter { $0.at > t0 && $0.at < t0 + 250 }
-        #expect(during.isEmpty, "\(during.count) frames came while the add played")
+        let drawn = try #require(
+            frames.first { $0.frame.layers.contains { $0.id == carousel && $0.ops != nil } }, "no frame drew the delete"
+        )
+        #expect(drawn.frame.layers.first { $0.id == carousel }?.track == nil, "the row does not move")
+        // The delete's 0.3 s of room time after that frame: no other frame.
+        let during = frames.filter { $0.frame.time > drawn.frame.time && $0.frame.time < drawn.frame.time + 0.3 }
+        #expect(during.isEmpty, "\(during.count) frames while the delete played")
+        // Its first 250 ms of page time: the pictures the page painted.
         let bands = try #require(
-            b.evaluate("paintLog.paints.filter(p => p.at > \(t0) && p.at < \(t0 + 250)).map(p => p.band)") as? [Any])
+            b.evaluate("paintLog.paints.filter(p => p.at > \(drawn.at) && p.at < \(drawn.at + 250)).map(p => p.band)")
+                as? [Any])
         let pictures = zip(bands.dropFirst(), bands).filter { "\($0)" != "\($1)" }.count + (bands.isEmpty ? 0 : 1)
         #expect(pictures >= 5, "\(pictures) pictures in \(bands.count) paints while no frame came")
-        print("addPlayedByThePage: \(pictures) pictures in \(bands.count) paints over 250 ms, \(during.count) frames")
-        try screenshot(b, "carousel-after-add")
+        print(
+            "deletePlayedByThePage: \(pictures) pictures in \(bands.count) paints over 250 ms, \(during.count) frames")
+        try screenshot(b, "carousel-after-delete")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
     }
 
