@@ -375,8 +375,8 @@ export class SceneClient {
     this.dirty = false;
     const time = this.clock.now();
     const placed = this.prediction?.placements(this.store, time);
-    const pulsing = paint(this.ctx, this.store, this.scale, this.dpr, this.client, time, placed);
-    const until = Math.max(this.store.movingUntil() ?? -Infinity, pulsing ?? -Infinity);
+    const changing = paint(this.ctx, this.store, this.scale, this.dpr, this.client, time, placed);
+    const until = Math.max(this.store.movingUntil() ?? -Infinity, changing ?? -Infinity);
     if ((time !== null && time < until) || this.prediction?.moving) this.redraw();
     if (this.prediction) this.on.predicted?.(this.prediction.stats);
     if (this.store.seq === 0) return; // nothing received yet

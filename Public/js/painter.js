@@ -117,9 +117,9 @@ export class LayerStore {
 
 /** Paints every layer. `scale` maps scene points to CSS pixels, `dpr` CSS to device pixels;
  *  `viewer` is this page's client id (`welcome.client`): its owner runs are skipped; `time` is the
- *  room time (s) to paint tracks and pulses at (null: the newest frame's); `placed` (id → [dx, dy])
- *  gives layers another offset (prediction.js). Returns the room time until which a pulse painted
- *  goes on changing (null: none does), so the caller paints again until then. */
+ *  room time (s) to paint tracks, pulses and tweens at (null: the newest frame's); `placed` (id → [dx, dy])
+ *  gives layers another offset (prediction.js). Returns the room time until which a pulse or a tween
+ *  painted goes on changing (null: none does), so the caller paints again until then. */
 export function paint(ctx, store, scale, dpr, viewer = null, time = null, placed = null) {
   const at = time ?? store.time ?? 0;
   const own = viewer ? new TextEncoder().encode(viewer) : null;
@@ -159,7 +159,7 @@ function onTrack(layer, at) {
 const NOWHERE = new Proxy({}, { get: () => () => {}, set: () => true });
 
 /** Paints one layer (`{bytes, dx, dy}`) at room time `time`, counting its unmatched saves in
- *  `open.saves` and noting in `open.until` when a pulse it drew stops changing. `own` is the
+ *  `open.saves` and noting in `open.until` when a pulse or a tween it drew stops changing. `own` is the
  *  viewer's client id as UTF-8 (or null): ops of an owner run naming it are read but not painted. */
 function paintOps(canvas, layer, open, own, time) {
   const { bytes, dx, dy } = layer;

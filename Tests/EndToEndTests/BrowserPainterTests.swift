@@ -59,7 +59,7 @@ import Testing
                     starts: [1.5, 1.75, 2.5]))
         case .tween:
             // Painted at 2, half way through its 0.5 s along ease-in-out: moved (−4, 2) and scaled
-            // 1.5 about (6, 7), its alpha a quarter of what it was; the lens inside sees the move.
+            // 1.5 about (6, 7), its alpha half what it was (0.5 × 0.5); the lens inside sees the move.
             l.setAlpha(0.5)
             l.tween(
                 Tween(

@@ -1,14 +1,24 @@
 import ScrollCore
 
 /// What the page paints from one layer's ops at room time `time` with the layer at `offset`: its
-/// filled rects, round rects and texts in scene points, with the alpha each is drawn with. Transforms are
-/// applied as Public/js/painter.js applies them (translate, scale, scroll, lens, tween; setAlpha
-/// sets the alpha, a tween's fade multiplies it), so a test can ask where a tile is at any time
-/// however the drawing says it: frame by frame, or once with tweens.
+/// filled shapes and texts in scene points, with the fill and alpha each is drawn with. Transforms
+/// are applied as Public/js/painter.js applies them (translate, scale, scroll, lens, tween;
+/// setAlpha sets the alpha, a value outside 0…1 ignored as canvas ignores it; a tween's fade
+/// multiplies it), so a test can ask where a tile is at any time however the drawing says it:
+/// frame by frame, or once with tweens.
 struct PaintedShapes {
     struct Tile { var rect: Rect; var alpha: Double }
     struct Label { var text: String; var x, y, size, alpha: Double }
+    /// Any filled shape: its kind, its points (a rectangle's two corners, a circle's centre and the
+    /// point a radius to its right, a polygon's points), its fill and alpha.
+    struct Shape: Equatable {
+        var kind: String
+        var points: [Point]
+        var fill: Color
+        var alpha: Double
+    }
     var tiles: [Tile] = []
+    var shapes: [Shape] = []
     /// Filled rectangles.
     var rects: [Rect] = []
     var labels: [Label] = []
@@ -23,9 +33,11 @@ struct PaintedShapes {
             /// p ↦ (sx·p.x + tx, sy·p.y + ty)
             var sx = 1.0, sy = 1.0, tx = 0.0, ty = 0.0
             var alpha = 1.0
+            var fill = Color(0, 0, 0)
             /// The tweens' horizontal moves, which lenses see (painter.js's `shift`).
             var shift = 0.0
             mutating func translate(_ dx: Double, _ dy: Double) { tx += sx * dx; ty += sy * dy }
+            func map(_ p: Point) -> Point { Point(x: sx * p.x + tx, y: sy * p.y + ty) }
             func map(_ r: Rect) -> Rect {
                 Rect(x: sx * r.x + tx, y: sy * r.y + ty, width: sx * r.width, height: sy * r.height)
             }
@@ -37,6 +49,9 @@ struct PaintedShapes {
         }
         var state = State()
         var stack: [State] = []
+        func shape(_ kind: String, _ points: [Point]) {
+            shapes.append(Shape(kind: kind, points: points.map(state.map), fill: state.fill, alpha: state.alpha))
+        }
         for op in try DisplayListDecoder.decode(list.bytes) {
             switch op {
             case .save: stack.append(state)
@@ -44,7 +59,8 @@ struct PaintedShapes {
             case let .translate(dx, dy): state.translate(dx, dy)
             case let .scale(x, y): (state.sx, state.sy) = (state.sx * x, state.sy * y)
             case .scroll: state.translate(offset.x, offset.y)
-            case .setAlpha(let a): state.alpha = min(max(a, 0), 1)
+            case .setAlpha(let a): if (0...1).contains(a) { state.alpha = a }
+            case .setFill(let c): state.fill = c
             case .lens(let lens):
                 stack.append(state)
                 let t = lens.transform(offset: offset.x + state.shift)
@@ -58,8 +74,12 @@ struct PaintedShapes {
                 state.alpha *= t.alpha
             case let .fillRoundRect(r, _):
                 tiles.append(Tile(rect: state.map(r), alpha: state.alpha))
+                shape("roundRect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
             case .fillRect(let r):
                 rects.append(state.map(r))
+                shape("rect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
+            case let .fillCircle(c, radius): shape("circle", [c, Point(x: c.x + radius, y: c.y)])
+            case .fillPolygon(let points): shape("polygon", points)
             case let .text(s, x, y, size, _, _, _):
                 labels.append(
                     Label(

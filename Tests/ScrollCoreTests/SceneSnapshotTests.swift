@@ -52,8 +52,8 @@ struct SceneSnapshotTests {
         }.map(\.0.id)
     }
 
-    /// Whether two carousel layers paint the same tiles and names (those not faded out: alpha
-    /// above 10⁻⁶) at `time`:
+    /// Whether two carousel layers paint the same shapes (tiles and glyphs, where and in which
+    /// fill) and names (those not faded out: alpha above 10⁻⁶) at `time`:
     /// a carousel keeps its last add's or delete's drawing, finished tweens and all, where a
     /// restored one draws its items plainly; the same picture in other bytes.
     private func samePainted(_ l: Layer, _ r: Layer, at time: Double) -> Bool {
@@ -61,12 +61,12 @@ struct SceneSnapshotTests {
             let q = try? PaintedShapes(r.list, offset: r.offset, time: time)
         else { return false }
         func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-3 }
-        let (pt, qt) = (p.tiles.filter { $0.alpha > 1e-6 }, q.tiles.filter { $0.alpha > 1e-6 })
+        let (ps, qs) = (p.shapes.filter { $0.alpha > 1e-6 }, q.shapes.filter { $0.alpha > 1e-6 })
         let (pl, ql) = (p.labels.filter { $0.alpha > 1e-6 }, q.labels.filter { $0.alpha > 1e-6 })
-        return pt.count == qt.count && pl.count == ql.count
-            && zip(pt, qt).allSatisfy { a, b in
-                near(a.rect.x, b.rect.x) && near(a.rect.y, b.rect.y) && near(a.rect.width, b.rect.width)
-                    && near(a.alpha, b.alpha)
+        return ps.count == qs.count && pl.count == ql.count
+            && zip(ps, qs).allSatisfy { a, b in
+                a.kind == b.kind && a.fill == b.fill && near(a.alpha, b.alpha) && a.points.count == b.points.count
+                    && zip(a.points, b.points).allSatisfy { near($0.x, $1.x) && near($0.y, $1.y) }
             }
             && zip(pl, ql).allSatisfy { a, b in
                 a.text == b.text && near(a.x, b.x) && near(a.y, b.y) && near(a.size, b.size) && near(a.alpha, b.alpha)

@@ -72,7 +72,7 @@ import Testing
         #expect(jump.state(at: 2.999).alpha == Double(Float(0.2)) && jump.state(at: 3).alpha == Double(Float(0.8)))
         let linear = Tween(start: 0, duration: 1, move: Tween.Move(from: .zero, to: Point(x: 100, y: 0)))
         #expect(abs(linear.state(at: 0.25).dx - 25) < 1e-6)
-        // A fade beyond 0…1 is clamped, as canvas clamps an alpha.
+        // A fade beyond 0…1 is clamped (the op says so: canvas would ignore such an alpha).
         #expect(Tween(start: 0, duration: 1, fade: Tween.Fade(from: 2, to: -1)).state(at: 0).alpha == 1)
     }
 

@@ -34,13 +34,6 @@ public struct AnimatedValue: Sendable {
     public var endTime: Double { segments.last?.motion.end ?? -.infinity }
     public func isAnimating(at time: Double) -> Bool { time < endTime }
 
-    /// The segment running at `time`: the value it started from and how far through it is,
-    /// 0…1 in time (nil when none runs). Reduced motion cross-fades from `from` to `target`.
-    public func running(at time: Double) -> (from: Double, progress: Double)? {
-        guard let s = segments.last(where: { $0.motion.start <= time }), time < s.motion.end else { return nil }
-        return (s.motion.position(at: s.motion.start), (time - s.motion.start) / (s.motion.end - s.motion.start))
-    }
-
     /// The ease in charge at `time`, while it runs and nothing is scheduled after it: the page
     /// can play it on its own from its start to its end (a `Tween`). Nil when none runs then, or
     /// it is not an ease (a spring), or another segment follows it.
