@@ -45,12 +45,7 @@ import Testing
                     ]))
         case .lens:
             // Shown at −12.25 the centre is 4 pt from the focus: half way from scale 2 to 1, 2 pt down.
-            l.lens(
-                Lens(
-                    center: Point(x: 20, y: 4), focus: 3.75,
-                    knots: [Lens.Knot(distance: 0, scale: 2), Lens.Knot(distance: 8, scale: 1, dy: 4)]))
-            l.fillRect(Rect(x: 19, y: 3, width: 2, height: 2))
-            l.restore()
+            lensed(&l)
         case .pulse:
             // Painted at the frame's time, 2: the start at 1.75 is half way through its 0.5 s.
             l.pulse(
@@ -66,12 +61,7 @@ import Testing
                     start: 1.75, duration: 0.5, curve: .easeInOut,
                     move: Tween.Move(from: Point(x: -8, y: 0), to: Point(x: 0, y: 4)),
                     scale: Tween.Scale(center: Point(x: 6, y: 7), from: 1, to: 2), fade: Tween.Fade(from: 0, to: 1)))
-            l.lens(
-                Lens(
-                    center: Point(x: 20, y: 4), focus: 3.75,
-                    knots: [Lens.Knot(distance: 0, scale: 2), Lens.Knot(distance: 8, scale: 1, dy: 4)]))
-            l.fillRect(Rect(x: 19, y: 3, width: 2, height: 2))
-            l.restore()
+            lensed(&l)
             l.restore()
         case .numberRun:
             // 998, 999, then round to 9, 10; then a run that does not wrap, counting down through 0.
@@ -86,6 +76,16 @@ import Testing
             l.fillPolygonSmall(
                 center: Point(x: 10, y: 20), unit: 0.5, points: [(x: -4, y: 6), (x: 127, y: -128), (x: 0, y: 1)])
         }
+    }
+
+    /// A square under a lens (scale 2 at its focus, 1 and 4 pt down 8 pt away), closed.
+    static func lensed(_ l: inout DisplayList) {
+        l.lens(
+            Lens(
+                center: Point(x: 20, y: 4), focus: 3.75,
+                knots: [Lens.Knot(distance: 0, scale: 2), Lens.Knot(distance: 8, scale: 1, dy: 4)]))
+        l.fillRect(Rect(x: 19, y: 3, width: 2, height: 2))
+        l.restore()
     }
 
     /// `op`'s layer: its use, then a fill that shows the painter read past it.
