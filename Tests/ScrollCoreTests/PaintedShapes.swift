@@ -29,38 +29,69 @@ struct PaintedShapes {
     }
 
     init(_ list: DisplayList, offset: Point, time: Double) throws {
-        struct State {
-            /// p ↦ (sx·p.x + tx, sy·p.y + ty)
-            var sx = 1.0, sy = 1.0, tx = 0.0, ty = 0.0
-            var alpha = 1.0
-            var fill = Color(0, 0, 0)
-            /// The tweens' horizontal moves, which lenses see (painter.js's `shift`).
-            var shift = 0.0
-            mutating func translate(_ dx: Double, _ dy: Double) { tx += sx * dx; ty += sy * dy }
-            func map(_ p: Point) -> Point { Point(x: sx * p.x + tx, y: sy * p.y + ty) }
-            func map(_ r: Rect) -> Rect {
-                Rect(x: sx * r.x + tx, y: sy * r.y + ty, width: sx * r.width, height: sy * r.height)
+        try PaintState.walk(list.bytes, offset: offset, time: time) { op, state in
+            func shape(_ kind: String, _ points: [Point]) {
+                shapes.append(Shape(kind: kind, points: points.map(state.map), fill: state.fill, alpha: state.alpha))
             }
-            mutating func scale(_ s: Double, about c: Point, down: Double = 0) {
-                translate(c.x, c.y + down)
-                sx *= s; sy *= s
-                translate(-c.x, -c.y)
+            switch op {
+            case let .fillRoundRect(r, _):
+                tiles.append(Tile(rect: state.map(r), alpha: state.alpha))
+                shape("roundRect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
+            case .fillRect(let r):
+                rects.append(state.map(r))
+                shape("rect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
+            case let .fillCircle(c, radius): shape("circle", [c, Point(x: c.x + radius, y: c.y)])
+            case .fillPolygon(let points): shape("polygon", points)
+            case let .text(s, x, y, size, _, _, _):
+                let at = state.map(Point(x: x, y: y))
+                labels.append(Label(text: s, x: at.x, y: at.y, size: state.sy * size, alpha: state.alpha))
+            default: break
             }
         }
-        var state = State()
-        var stack: [State] = []
-        func shape(_ kind: String, _ points: [Point]) {
-            shapes.append(Shape(kind: kind, points: points.map(state.map), fill: state.fill, alpha: state.alpha))
-        }
-        for op in try DisplayListDecoder.decode(list.bytes) {
+    }
+}
+
+/// The canvas state painter.js paints an op in: where a point lands (p ↦ (sx·p.x + tx, sy·p.y +
+/// ty)), the alpha, the fill and the line width.
+struct PaintState {
+    var sx = 1.0, sy = 1.0, tx = 0.0, ty = 0.0
+    var alpha = 1.0
+    var fill = Color(0, 0, 0)
+    var lineWidth = 1.0
+    /// The tweens' horizontal moves, which lenses see (painter.js's `shift`).
+    var shift = 0.0
+
+    /// No transform: ops land where they say.
+    var isIdentity: Bool { sx == 1 && sy == 1 && tx == 0 && ty == 0 }
+    func map(_ p: Point) -> Point { Point(x: sx * p.x + tx, y: sy * p.y + ty) }
+    func map(_ r: Rect) -> Rect {
+        Rect(x: sx * r.x + tx, y: sy * r.y + ty, width: sx * r.width, height: sy * r.height)
+    }
+    mutating func translate(_ dx: Double, _ dy: Double) { tx += sx * dx; ty += sy * dy }
+    mutating func scale(_ s: Double, about c: Point, down: Double = 0) {
+        translate(c.x, c.y + down)
+        sx *= s; sy *= s
+        translate(-c.x, -c.y)
+    }
+
+    /// Reads `ops` as painter.js paints them at room time `time` with the layer at `offset`: the
+    /// state ops (save, restore, translate, scale, scroll, lens, tween, set alpha, fill and stroke)
+    /// change the state, and every op is handed to `visit` with the state it is painted in (the
+    /// state ops after they applied).
+    static func walk(_ ops: [UInt8], offset: Point, time: Double, _ visit: (DecodedOp, PaintState) -> Void) throws {
+        var state = PaintState()
+        var stack: [PaintState] = []
+        for op in try DisplayListDecoder.decode(ops) {
             switch op {
             case .save: stack.append(state)
             case .restore: if let top = stack.popLast() { state = top }
             case let .translate(dx, dy): state.translate(dx, dy)
             case let .scale(x, y): (state.sx, state.sy) = (state.sx * x, state.sy * y)
             case .scroll: state.translate(offset.x, offset.y)
+            // Canvas ignores an alpha outside 0…1.
             case .setAlpha(let a): if (0...1).contains(a) { state.alpha = a }
             case .setFill(let c): state.fill = c
+            case let .setStroke(_, width): state.lineWidth = width
             case .lens(let lens):
                 stack.append(state)
                 let t = lens.transform(offset: offset.x + state.shift)
@@ -72,21 +103,9 @@ struct PaintedShapes {
                 state.shift += t.dx
                 if let s = tween.scale { state.scale(t.scale, about: s.center) }
                 state.alpha *= t.alpha
-            case let .fillRoundRect(r, _):
-                tiles.append(Tile(rect: state.map(r), alpha: state.alpha))
-                shape("roundRect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
-            case .fillRect(let r):
-                rects.append(state.map(r))
-                shape("rect", [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)])
-            case let .fillCircle(c, radius): shape("circle", [c, Point(x: c.x + radius, y: c.y)])
-            case .fillPolygon(let points): shape("polygon", points)
-            case let .text(s, x, y, size, _, _, _):
-                labels.append(
-                    Label(
-                        text: s, x: state.sx * x + state.tx, y: state.sy * y + state.ty, size: state.sy * size,
-                        alpha: state.alpha))
             default: break
             }
+            visit(op, state)
         }
     }
 }

@@ -53,8 +53,8 @@ func labels(_ list: DisplayList, offset: Point = .zero) throws -> [String: Doubl
     return out
 }
 
-/// Where a layer's lines and texts land on screen: translate, scroll (by `offset`) and
-/// save/restore applied (the other transforms are not used by the ruler).
+/// Where a layer's lines and texts land on screen, as painter.js places them (`PaintState.walk`;
+/// the ruler only translates, scrolls, saves and restores).
 struct ScreenGeometry {
     struct Line: Hashable { var x0, y0, x1, y1, width: Double }
     struct Text: Hashable { var text: String; var x, y: Double }
@@ -66,31 +66,25 @@ struct ScreenGeometry {
     init(_ list: DisplayList, offset: Point) throws { try self.init(ops: list.bytes, offset: offset) }
 
     init(ops: [UInt8], offset: Point) throws {
-        var shift = Point.zero, width = 1.0
-        var stack: [(Point, Double)] = []
-        for op in try DisplayListDecoder.decode(ops) {
+        try PaintState.walk(ops, offset: offset, time: 0) { op, state in
+            func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+                let (a, b) = (state.map(Point(x: x0, y: y0)), state.map(Point(x: x1, y: y1)))
+                lines.append(Line(x0: a.x, y0: a.y, x1: b.x, y1: b.y, width: state.lineWidth))
+            }
+            func text(_ s: String, _ x: Double, _ y: Double) {
+                let at = state.map(Point(x: x, y: y))
+                texts.append(Text(text: s, x: at.x, y: at.y))
+            }
             switch op {
-            case .save: stack.append((shift, width))
-            case .restore: if let top = stack.popLast() { (shift, width) = top }
-            case let .translate(dx, dy): shift = Point(x: shift.x + dx, y: shift.y + dy)
-            case .scroll: shift = Point(x: shift.x + offset.x, y: shift.y + offset.y)
-            case let .setStroke(_, w):
-                width = w
-                other.append("\(op)")
-            case .setFill, .setAlpha, .owner: other.append("\(op)")
-            case let .line(x0, y0, x1, y1):
-                lines.append(Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
-            case .lineRun(let run):
-                for (x0, y0, x1, y1) in run.lines {
-                    lines.append(
-                        Line(x0: x0 + shift.x, y0: y0 + shift.y, x1: x1 + shift.x, y1: y1 + shift.y, width: width))
-                }
-            case let .text(s, x, y, _, _, _, _): texts.append(Text(text: s, x: x + shift.x, y: y + shift.y))
-            case .numberRun(let run):
-                texts += run.texts.map { Text(text: $0.text, x: $0.x + shift.x, y: $0.y + shift.y) }
+            case .save, .restore, .translate, .scroll: break
+            case .setStroke, .setFill, .setAlpha, .owner: other.append("\(op)")
+            case let .line(x0, y0, x1, y1): line(x0, y0, x1, y1)
+            case .lineRun(let run): for (x0, y0, x1, y1) in run.lines { line(x0, y0, x1, y1) }
+            case let .text(s, x, y, _, _, _, _): text(s, x, y)
+            case .numberRun(let run): for (s, x, y) in run.texts { text(s, x, y) }
             default:
                 // Shapes: the ruler draws them (background, pointer) outside its scrolled part.
-                precondition(shift == .zero, "\(op) under a translation")
+                precondition(state.isIdentity, "\(op) under a translation")
                 other.append("\(op)")
             }
         }
