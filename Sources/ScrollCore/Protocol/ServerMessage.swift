@@ -40,8 +40,20 @@ public enum ServerMessage {
     /// The newest input of this client's that the room has applied (its own `t`, ms): sent
     /// straight after the first frame drawn after it, so the page can time input to frame; with
     /// `follow` while the client's pointer holds a widget whose layer follows it (prediction).
+    /// Sent after every input's frame: written straight out, as `message` writes it (the names
+    /// need no escaping), without building its JSON first.
     public static func applied(t: Double, follow: LayerFollow? = nil) -> String {
-        message(.applied, [("t", .number(t))] + (follow.map { [("follow", $0.json)] } ?? []))
+        var s = #"{"type":"applied","t":"#
+        s += JSONValue.format(t)
+        if let follow {
+            s += #","follow":{"layer":"#
+            s += JSONValue.format(Double(follow.layer))
+            s += #","axis":""# + follow.follow.axis.rawValue + #"","ratio":"#
+            s += JSONValue.format(follow.follow.ratio)
+            s += #","min":"# + JSONValue.format(follow.follow.range.lowerBound)
+            s += #","max":"# + JSONValue.format(follow.follow.range.upperBound) + "}"
+        }
+        return s + "}"
     }
 
     public static func pong(t: Double) -> String {

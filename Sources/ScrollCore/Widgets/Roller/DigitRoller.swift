@@ -339,15 +339,21 @@ public final class DigitRoller: Widget {
     /// A layer per column, ones first: its strip "0…9 0" drawn once, clipped to the frame, and
     /// scrolled by the column's row, so a roll is an offset (a track while it rolls on its own)
     /// and not the digits drawn again every frame. Reduced motion: the digit it heads for, still.
-    public var parts: [WidgetPart] { rows.indices.map(part) }
+    public var parts: [WidgetPart] {
+        // Asked every frame: the digits worked out once for all the columns.
+        let digits = RollerPlan.digits(of: number, count: rows.count)
+        var place = 1
+        return rows.indices.map { i in
+            defer { place = place > Int.max / 10 ? Int.max : place * 10 }
+            return part(i, still: digits[i], place: place)
+        }
+    }
 
-    private func part(_ i: Int) -> WidgetPart {
+    /// Column `i`, which shows `still` at rest and stands for `place` (10^i).
+    private func part(_ i: Int, still: Int, place: Int) -> WidgetPart {
         let rowHeight = frame.height, row = rows[i], now = now
         // Leading zeros are not drawn (a column is while it rolls, and from the units up).
-        let shown =
-            i <= decimals || rollingTo >= Int(pow(10, Double(i)))
-            || row.value(at: now).truncatingRemainder(dividingBy: 10) != 0
-        let still = RollerPlan.digits(of: number, count: rows.count)[i]
+        let shown = i <= decimals || rollingTo >= place || row.value(at: now).truncatingRemainder(dividingBy: 10) != 0
         let left = lefts[i], x = left.target
         // The strip is drawn where the column will stand and slid there while the columns re-lay
         // (a new one grows in): the same drawing all the way. Reduced motion draws the digit.
