@@ -210,6 +210,21 @@ import Testing
         "every DisplayOp is painted as the Swift side wrote it; open saves are closed; a moved layer scrolls by its new offset"
     )
     func painterMatchesEncoder() throws {
+        let b = try Chromium()
+        defer { b.close() }
+        try paintsAsEncoded(b)
+    }
+
+    @Test("Firefox: every DisplayOp is painted as the Swift side wrote it, as in Chromium")
+    func painterMatchesEncoderInFirefox() throws {
+        let firefox = try Firefox()
+        defer { firefox.close() }
+        try paintsAsEncoded(try firefox.newPage())
+    }
+
+    /// Paints one layer per op in page `b` onto a recording context and compares the calls with
+    /// what each decoded op means.
+    func paintsAsEncoded(_ b: any BrowserPage) throws {
         let ops = DisplayOp.allCases
         let lists = ops.map(Self.layer)
         var encoder = FrameEncoder()
@@ -231,8 +246,6 @@ import Testing
         }
 
         let server = try ServerProcess()
-        let b = try Chromium()
-        defer { b.close() }
         try b.navigate(server.httpURL)
         let calls =
             try b.evaluate(
