@@ -3,11 +3,17 @@ import Testing
 @testable import ScrollCore
 
 /// The scene reuses a widget's last drawing while its `drawingKey` stays the same, and a part's
-/// while its key does: every frame must still be exactly what drawing everything afresh gives.
+/// while its key does: every frame must still be exactly what drawing everything afresh gives,
+/// ops and offsets (a roller's columns are one strip drawn once: their offsets show the digits).
 @Suite struct RenderCacheTests {
     /// Each widget's drawing, then each of its parts', in the scene's layer order.
     func fresh(_ scene: Scene, _ theme: Theme) -> [DisplayList] {
         scene.widgets.flatMap { $0.drawings(theme: theme) }
+    }
+
+    /// Each widget's layer offset, then each of its parts', in the scene's layer order.
+    func offsets(_ scene: Scene) -> [Point] {
+        scene.widgets.flatMap { w in [w.layerOffset] + (w.hasParts ? w.parts.map(\.offset) : []) }
     }
 
     @Test("every frame of a busy demo session equals a fresh drawing, in both themes and with reduced motion")
@@ -51,6 +57,7 @@ import Testing
             for theme in themes {
                 let layers = scene.render(theme: theme)
                 if layers.dropFirst().map(\.list) != fresh(scene, theme) { mismatches += 1 }
+                if layers.dropFirst().map(\.offset) != offsets(scene) { mismatches += 1 }
             }
             frames += 1
             if next == inputs.count, !scene.isAnimating { break }
