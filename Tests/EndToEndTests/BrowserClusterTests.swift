@@ -57,14 +57,43 @@ import Testing
         // Page one reconnects through nginx to another node; page two's node takes the room over
         // or relays it from whichever does. Both show the settled value, live.
         // Each is welcomed a second time: by the node it reconnected to, or by the new owner.
-        try one.waitFor("link.welcomes.length === 2 && \(Self.ready) && \(Self.ruler) === 73.5", timeout: 5)
-        try two.waitFor("link.welcomes.length === 2 && \(Self.ready) && \(Self.ruler) === 73.5", timeout: 5)
-        let back = Date().timeIntervalSince(killed)
+        // Each exactly twice: a hello to the dead owner, heard late by the next, is not a second
+        // client (ClusterRelayTests.theOwnerTakesOnlyTheHellosSentToIt).
+        let back = try Self.withNodeLogs(nodes, pages: [one, two]) {
+            for page in [one, two] {
+                try page.waitFor("link.welcomes.length === 2 && \(Self.ready) && \(Self.ruler) === 73.5", timeout: 5)
+            }
+            return Date().timeIntervalSince(killed)
+        }
+        print(
+            "twoPagesAndAFailover: both pages live again \(String(format: "%.2f", back)) s after the kill -9 of \(owner)"
+        )
         #expect(back < 5, "both pages live again after \(back) s")
         // And the room is live: a key on page one moves page two.
         _ = try one.evaluate("document.querySelector('[data-widget=ruler]').focus()")
         try one.key("PageUp")
         try two.waitFor("\(Self.ruler) === 74.5", timeout: 5)
         try one.saveScreenshot("cluster-after-failover")
+    }
+
+    /// What each page and node saw (the cluster's lines), printed when `body` throws: a failover
+    /// that went wrong in CI is read from the log.
+    static func withNodeLogs<T>(_ nodes: [String: ServerProcess], pages: [Chromium], _ body: () throws -> T) throws -> T
+    {
+        do {
+            return try body()
+        } catch {
+            for (i, page) in pages.enumerated() {
+                let seen = try? page.evaluate(
+                    "JSON.stringify({welcomes: link.welcomes, states: link.states, value: \(ruler)})")
+                print("page \(i + 1): \(seen.flatMap { $0 } ?? "unreadable")")
+            }
+            let cluster = ["owns room", "relays room", "lost room", "joined", "disconnected", "state written"]
+            for (name, node) in nodes.sorted(by: { $0.key < $1.key }) {
+                let lines = node.output.split(separator: "\n").filter { line in cluster.contains { line.contains($0) } }
+                print("\(name):\n" + lines.joined(separator: "\n"))
+            }
+            throw error
+        }
     }
 }

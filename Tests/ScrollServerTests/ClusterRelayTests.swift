@@ -221,6 +221,57 @@ import Testing
         #expect(b.board.clients[7]?.outbound.frameSeq == 0)
     }
 
+    /// A hello on its way is not sent again: the owner would take the second as another client,
+    /// and the page would be welcomed twice (BrowserClusterTests saw three welcomes in a failover).
+    @Test func anUnansweredHelloGoesAgainASecondAfterTheLastOneNotAtTheNextSweep() throws {
+        _ = drain(b, 7)
+        a.board.closed(1)
+        bus.links.removeAll { $0 === linkA }
+        for _ in 0..<2 {
+            b.clock.advance(by: 1)
+            b.board.leaseTick()
+        }
+        #expect(linkB.take() == [.claim("r")])
+        // c owns r now: the hello goes to it at once, 0.25 s before b's once-a-second sweep.
+        b.clock.advance(by: 0.75)
+        let queued = bus.queue.count
+        b.board.clusterAnswered(.claim("r", .held(by: "c")))
+        #expect(hellos(since: queued) == 1)
+        b.clock.advance(by: 0.25)
+        b.board.sweep()
+        #expect(hellos(since: queued) == 1, "0.25 s after the hello, c may not have answered yet")
+        b.clock.advance(by: 0.5)
+        b.board.sweep()
+        #expect(hellos(since: queued) == 1)
+        // Unanswered 1 s after it went: it may be lost, so it goes again, once.
+        b.clock.advance(by: 0.25)
+        b.board.sweep()
+        #expect(hellos(since: queued) == 2)
+        b.clock.advance(by: 0.5)
+        b.board.sweep()
+        #expect(hellos(since: queued) == 2)
+        #expect(hellos(since: queued, to: "c") == 2)
+    }
+
+    /// The relay's hellos put on the bus after its first `queued` messages (to `owner`, if named).
+    private func hellos(since queued: Int, to owner: String? = nil) -> Int {
+        bus.queue.dropFirst(queued).filter {
+            guard $0.inbound, case .hello(_, _, let to, _) = try? RelayInbound(decoding: $0.bytes) else { return false }
+            return owner == nil || to == owner
+        }.count
+    }
+
+    /// A hello b sent to an owner before a (it died) reaches a once a listens: a leaves it, and
+    /// welcomes b's client once, for the hello b sends a itself.
+    @Test func theOwnerTakesOnlyTheHellosSentToIt() {
+        let hello = ClientMessage.hello(.init(room: "r", scene: "ruler")).encoded()
+        a.board.clusterAnswered(.inbound("r", .hello(node: "b", client: 9, owner: "z", text: hello)))
+        #expect(a.board.directory.members(of: "r").count == 2)
+        #expect(linkA.take().isEmpty)
+        a.board.clusterAnswered(.inbound("r", .hello(node: "b", client: 9, owner: "a", text: hello)))
+        #expect(a.board.directory.members(of: "r").count == 3)
+    }
+
     @Test func aClientArrivingOnceTheRoomIsRelayedIsWelcomedByTheOwner() {
         _ = drain(b, 7)
         b.join(8)

@@ -9,7 +9,7 @@ import Testing
     @Test func everyInboundKindRoundTrips() throws {
         let messages: [RelayInbound] = [
             .message(node: "b", client: 1 << 62 + 7, text: "{\"type\":\"hello\",\"room\":\"é\"}"),
-            .left(node: "node-2", client: 0), .alive(node: ""), .hello(node: "c", client: 3, text: "{}"),
+            .left(node: "node-2", client: 0), .alive(node: ""), .hello(node: "c", client: 3, owner: "a", text: "{}"),
         ]
         for message in messages { #expect(try RelayInbound(decoding: message.encoded) == message) }
     }

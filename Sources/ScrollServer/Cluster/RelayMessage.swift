@@ -2,10 +2,11 @@ import ScrollCore
 
 /// What a relay tells a room's owner (docs/CLUSTER.md, "Relays"), on the room's `in` subject.
 package enum RelayInbound: Equatable, Sendable {
-    /// A client of `node` says hello to the room (again, if no welcome came back within a second:
-    /// core NATS may lose a message, and the owner may not listen yet). A hello from a client the
-    /// owner knows starts it afresh.
-    case hello(node: String, client: UInt64, text: String)
+    /// A client of `node` says hello to the room's `owner` (again, if no welcome came back within a
+    /// second: core NATS may lose a message, and the owner may not listen yet). A hello from a
+    /// client the owner knows starts it afresh. Only `owner` takes it: a hello sent to an owner
+    /// that died, still on its way when the next owner listens, would welcome the client twice.
+    case hello(node: String, client: UInt64, owner: String, text: String)
     /// A message from a client of `node`, as the client sent it.
     case message(node: String, client: UInt64, text: String)
     /// That client left.
@@ -59,10 +60,11 @@ extension RelayInbound {
         case .alive(let node):
             b.append(3)
             RelayBytes.string(&b, node)
-        case let .hello(node, client, text):
+        case let .hello(node, client, owner, text):
             b.append(4)
             RelayBytes.string(&b, node)
             RelayBytes.u64(&b, client)
+            RelayBytes.string(&b, owner)
             RelayBytes.string(&b, text)
         }
         return b
@@ -74,7 +76,7 @@ extension RelayInbound {
         case 1: self = .message(node: try r.string(), client: try r.u64(), text: try r.string())
         case 2: self = .left(node: try r.string(), client: try r.u64())
         case 3: self = .alive(node: try r.string())
-        case 4: self = .hello(node: try r.string(), client: try r.u64(), text: try r.string())
+        case 4: self = .hello(node: try r.string(), client: try r.u64(), owner: try r.string(), text: try r.string())
         case let kind: throw RelayMessageError("unknown relay message \(kind)")
         }
         try r.expectEnd()

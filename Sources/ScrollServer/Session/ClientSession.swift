@@ -43,9 +43,13 @@ package final class ClientSession {
     private var relayedHello: ClientMessage.Hello?
     /// The scene the relayed client's hello named (a room made here when this node takes it over).
     package var relayedScene: String? { relayedHello?.scene }
-    /// When its hello went to the relayed room's owner; nil once the owner welcomed it.
+    /// When its hello first went to the relayed room's owner; nil once the owner welcomed it.
     package private(set) var relayedHelloAt: Double?
+    /// When its hello last went (the first, or one sent again): the next waits a second from it.
+    private var relayedHelloSentAt = -Double.infinity
     package func welcomedByRelay() { relayedHelloAt = nil }
+    /// Seconds an unanswered hello to a relayed room's owner waits before it goes again.
+    package static let relayedHelloRetry = 1.0
 
     /// No `hello` yet, and it was due by `now`.
     package func helloOverdue(now: Double) -> Bool {
@@ -191,13 +195,24 @@ package final class ClientSession {
         relayedRoom = roomName
         relayedHello = hello
         theme = (Theme.named(hello.theme) ?? .light).reducingMotion(hello.reducedMotion)
-        return [.forwardHello(helloAgain()!)]
+        relayedHelloSentAt = now
+        return [.forwardHello(relayedHelloText(hello))]
+    }
+
+    /// The hello again if the owner has not welcomed the client within `relayedHelloRetry` of the
+    /// last one (core NATS may lose it). Not sooner: the owner takes each hello as a new client,
+    /// so one still on its way would welcome the page twice.
+    package func helloAgain(now: Double) -> String? {
+        guard let hello = relayedHello, relayedHelloAt != nil, now - relayedHelloSentAt >= Self.relayedHelloRetry
+        else { return nil }
+        relayedHelloSentAt = now
+        return relayedHelloText(hello)
     }
 
     /// The hello a relayed client sends its room's owner, in the theme it has now (the owner draws
-    /// for it); nil once the owner welcomed it.
-    package func helloAgain() -> String? {
-        guard var hello = relayedHello, relayedHelloAt != nil else { return nil }
+    /// for it).
+    private func relayedHelloText(_ relayed: ClientMessage.Hello) -> String {
+        var hello = relayed
         hello.theme = theme.name
         hello.reducedMotion = theme.reducedMotion
         return ClientMessage.hello(hello).encoded()

@@ -120,17 +120,13 @@ extension Switchboard {
         guard let cluster else { return }
         let now = clock.now()
         switch message {
-        case let .hello(node, client, text), let .message(node, client, text):
-            cluster.heard[room, default: [:]][node] = now
-            let key = ClusterMembership.RemoteClient(node: node, client: client, room: room)
-            if case .hello = message, let known = cluster.remoteIDs[key] { closed(known) }
-            guard let id = cluster.remoteIDs[key] ?? (isHello(message) ? connectRemote(key) : nil) else { return }
-            guard cluster.ownership.role(of: room) == .owned, directory.room(room) != nil else {
-                // Not ours (any more): the relay's client reconnects and finds the owner.
-                close(id, ProtocolError(.roomMoved, "room \"\(room)\" moved to another server; reconnect"))
-                return
-            }
-            received(id, text)
+        case let .hello(node, client, owner, text):
+            // Sent to an owner before us (it died) and heard here late: the relay says hello to
+            // us itself once it finds us; taking this one too would welcome its client twice.
+            guard owner == cluster.ownership.node else { return }
+            fromRemote(ClusterMembership.RemoteClient(node: node, client: client, room: room), text, hello: true)
+        case let .message(node, client, text):
+            fromRemote(ClusterMembership.RemoteClient(node: node, client: client, room: room), text, hello: false)
         case let .left(node, client):
             let key = ClusterMembership.RemoteClient(node: node, client: client, room: room)
             if let id = cluster.remoteIDs[key] { closed(id) }
@@ -139,9 +135,18 @@ extension Switchboard {
         }
     }
 
-    private func isHello(_ message: RelayInbound) -> Bool {
-        if case .hello = message { return true }
-        return false
+    /// A relay's client's hello or message: a hello starts its session afresh.
+    private func fromRemote(_ key: ClusterMembership.RemoteClient, _ text: String, hello: Bool) {
+        guard let cluster else { return }
+        cluster.heard[key.room, default: [:]][key.node] = clock.now()
+        if hello, let known = cluster.remoteIDs[key] { closed(known) }
+        guard let id = cluster.remoteIDs[key] ?? (hello ? connectRemote(key) : nil) else { return }
+        guard cluster.ownership.role(of: key.room) == .owned, directory.room(key.room) != nil else {
+            // Not ours (any more): the relay's client reconnects and finds the owner.
+            close(id, ProtocolError(.roomMoved, "room \"\(key.room)\" moved to another server; reconnect"))
+            return
+        }
+        received(id, text)
     }
 
     /// A session for a relay's client: it counts like any other in presence and capture.
@@ -232,20 +237,27 @@ extension Switchboard {
         cluster.heard = cluster.heard.filter { directory.room($0.key) != nil }
         for (room, feed) in cluster.relayed.sorted(by: { $0.key < $1.key }) where !feed.members.isEmpty {
             cluster.link.forward(room, .alive(node: cluster.ownership.node))
-            // A hello not answered within a second goes again (core NATS may lose it, or the owner
-            // may not have listened yet); an owner that never answers (it died with its lease still
-            // running) is waited for as a claim would be: `ClientSession.helloTimeout`.
+            // A hello not answered within a second of the last one goes again (core NATS may lose
+            // it, or the owner may not have listened yet); an owner that never answers (it died
+            // with its lease still running) is waited for as a claim would be:
+            // `ClientSession.helloTimeout`.
             for id in feed.members {
                 guard let session = clients[id]?.session, let since = session.relayedHelloAt else { continue }
                 if now - since >= ClientSession.helloTimeout {
                     let silent = ProtocolError(
                         .roomUnavailable, "the server that has room \"\(room)\" does not answer; try again")
                     close(id, silent)
-                } else if let hello = session.helloAgain() {
-                    cluster.link.forward(room, .hello(node: cluster.ownership.node, client: id, text: hello))
+                } else if let hello = session.helloAgain(now: now) {
+                    sayHello(room, client: id, text: hello)
                 }
             }
         }
+    }
+
+    /// A relayed client's hello, to the room's owner as this node knows it.
+    func sayHello(_ room: String, client: UInt64, text: String) {
+        guard let cluster, case .relayed(let owner) = cluster.ownership.role(of: room) else { return }
+        cluster.link.forward(room, .hello(node: cluster.ownership.node, client: client, owner: owner, text: text))
     }
 
     /// A relay's client is gone from the owner's books.

@@ -289,8 +289,8 @@ package final class Switchboard {
                 guard let cluster, let room = session.relayedRoom else { continue }
                 cluster.link.forward(room, .message(node: cluster.ownership.node, client: id, text: text))
             case .forwardHello(let text):
-                guard let cluster, let room = session.relayedRoom else { continue }
-                cluster.link.forward(room, .hello(node: cluster.ownership.node, client: id, text: text))
+                guard let room = session.relayedRoom else { continue }
+                sayHello(room, client: id, text: text)
             }
         }
     }
