@@ -26,11 +26,14 @@ if args.first == "fan-out" {
     printBytesPerWidget()
     printWatcherCost()
     printInputPathCost()
-} else if args == ["input-path"] {
-    printInputPathCost()
+} else if args.first == "input-path", args.count <= 3,
+    args.dropFirst().allSatisfy({ ["demo", "ruler", "--cold"].contains($0) })
+{
+    let scene = args.dropFirst().first { $0 != "--cold" } ?? "demo"
+    printInputPathCost(scene: scene, cold: args.contains("--cold"))
 } else if args == ["watcher"] {
     printWatcherCost()
 } else {
-    print("usage: widget-bench [fan-out FRAMES | watcher | input-path]")
+    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold]]")
     exit(2)
 }
