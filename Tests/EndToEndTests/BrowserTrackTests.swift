@@ -305,10 +305,10 @@ import Testing
         defer { firefox.close() }
         let b = try firefox.newPage()
         let rate = try paintsAtTheDisplayRate(b, room: "track-120hz")
-        let perSecond = Double(rate.shown) / rate.seconds
-        // The premise: the display ticks at 120 Hz, not the 60 of a headless Chromium (the
-        // machine may drop a few).
-        #expect(perSecond > 100 && perSecond < 125, "\(perSecond) display frames a second")
+        // The premise: the display ticks at 120 Hz (8.3 ms), not the 60 of a headless Chromium.
+        // Its ticks, not how many came: a loaded machine drops some (120 a second came alone; in
+        // one full run beside the other suites' browsers, under 100).
+        #expect(rate.tick > 7.5 && rate.tick < 9.5, "display ticks \(rate.tick) ms apart")
         #expect(rate.shown > 4 * rate.came, "\(rate.shown) display frames while \(rate.came) frames came")
     }
 
@@ -316,7 +316,7 @@ import Testing
     /// second on its track: the display frames, the paints (one in each, ±2: asserted) and the
     /// frames that came then.
     func paintsAtTheDisplayRate(_ b: any BrowserPage, room: String) throws -> (
-        shown: Int, painted: Int, came: Int, seconds: Double
+        shown: Int, painted: Int, came: Int, seconds: Double, tick: Double
     ) {
         let server = try ServerProcess()
         try b.logPaints(keepFrames: true)
@@ -346,11 +346,12 @@ import Testing
         // Every display frame paints (the page's loop runs after the log's in each) and none twice.
         #expect(painted >= shown - 2 && painted <= shown + 1, "\(painted) paints in \(shown) display frames")
         let seconds = (end - start) / 1000
+        let tick = try b.displayTick(from: start, to: end)
         print(
             "\(room): over \(String(format: "%.3f", seconds)) s of the track: \(shown) display frames "
-                + "(\(Int((Double(shown) / seconds).rounded()))/s), \(painted) paints "
-                + "(\(Int((Double(painted) / seconds).rounded()))/s), \(came) frames received "
+                + "(\(Int((Double(shown) / seconds).rounded()))/s, ticks \(String(format: "%.1f", tick)) ms apart), "
+                + "\(painted) paints (\(Int((Double(painted) / seconds).rounded()))/s), \(came) frames received "
                 + "(\(Int((Double(came) / seconds).rounded()))/s)")
-        return (shown, painted, came, seconds)
+        return (shown, painted, came, seconds, tick)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScrollCore
+import Testing
 
 /// A layer whose painting `logPaints` records: its id in the scene, and the rectangle of the scene
 /// (pt) where the texts it paints are noted; the scene's width maps the canvas's pixels to points.
@@ -15,7 +16,8 @@ extension BrowserPage {
     /// From the next navigation on, the page records in `window.paintLog`, each time as
     /// `performance.now()` (ms):
     /// - `frames`: every display frame (a `requestAnimationFrame` loop of its own, started first,
-    ///   so in a frame where the page paints its callback runs before the page's);
+    ///   so in a frame where the page paints its callback runs before the page's), and in `ticks`
+    ///   its `requestAnimationFrame` timestamp (the display's tick, not when the callback ran);
     /// - `paints`: every paint of a widget canvas, as `{ at, band }`. The painter starts each paint
     ///   by clearing the whole canvas (Public/js/painter.js); the entry is made once that paint is
     ///   done (a microtask after it). `band` is a hash of the painted pixels in rows `band` (a
@@ -44,7 +46,7 @@ extension BrowserPage {
         try addInitScript(
             """
             (() => {
-              const log = window.paintLog = { frames: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
+              const log = window.paintLog = { frames: [], ticks: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
               const layer = \(watched);
               // The page's newest LayerStore, its room clock's latest reading, and track.js: what its
               // draw hands the painter.
@@ -82,7 +84,7 @@ extension BrowserPage {
                 const still = held.track === null || time >= track.trackEnd(held.track);
                 return { start: performance.now(), time, offset, track: held.track !== null, still, texts: [] };
               };
-              const frame = () => { log.frames.push(performance.now()); requestAnimationFrame(frame); };
+              const frame = (tick) => { log.frames.push(performance.now()); log.ticks.push(tick); requestAnimationFrame(frame); };
               requestAnimationFrame(frame);
               const rows = \(rows);
               const hash = (canvas) => {
@@ -194,6 +196,16 @@ struct LoggedPaint {
 }
 
 extension BrowserPage {
+    /// The display's tick interval (ms) between page times `start` and `end`, from `logPaints`'s
+    /// `ticks`: the first quartile of their gaps. A loaded machine drops ticks, which only
+    /// lengthens some gaps, so this stays the display's own (8.3 ms at 120 Hz, 16.7 at 60) as long
+    /// as a quarter of the ticks come.
+    func displayTick(from start: Double, to end: Double) throws -> Double {
+        let ticks = try #require(evaluate("paintLog.ticks") as? [Double]).filter { $0 > start && $0 <= end }
+        let gaps = zip(ticks.dropFirst(), ticks).map { $0 - $1 }.sorted()
+        return try #require(gaps.isEmpty ? nil : gaps[gaps.count / 4], "no two display ticks in \(start)…\(end)")
+    }
+
     /// The binary messages `logPaints(keepFrames: true)` kept, from the `first`-th on, decoded,
     /// each with its arrival (ms, page time).
     func receivedFrames(from first: Int = 0) throws -> [(at: Double, frame: DecodedFrame)] {
