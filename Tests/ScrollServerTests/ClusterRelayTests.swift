@@ -201,37 +201,18 @@ import Testing
     }
 
     @Test func aRelayedRoomWithANewOwnerSaysHelloToItAndStartsItsFramesAfresh() throws {
-        _ = drain(b, 7)
-        // a vanished; c claimed the room: b's claim finds c's lease.
-        a.board.closed(1)
-        bus.links.removeAll { $0 === linkA }
-        for _ in 0..<2 {
-            b.clock.advance(by: 1)
-            b.board.leaseTick()
-        }
-        #expect(linkB.take() == [.claim("r")])
+        aVanishesAndBClaims()
         let queued = bus.queue.count
         b.board.clusterAnswered(.claim("r", .held(by: "c")))
         // The hello went again, to whoever owns r now.
-        let hellos = bus.queue.dropFirst(queued).filter {
-            guard $0.inbound, case .hello = try? RelayInbound(decoding: $0.bytes) else { return false }
-            return true
-        }
-        #expect(hellos.count == 1)
+        #expect(hellos(since: queued, to: "c") == 1)
         #expect(b.board.clients[7]?.outbound.frameSeq == 0)
     }
 
     /// A hello on its way is not sent again: the owner would take the second as another client,
     /// and the page would be welcomed twice (BrowserClusterTests saw three welcomes in a failover).
     @Test func anUnansweredHelloGoesAgainASecondAfterTheLastOneNotAtTheNextSweep() throws {
-        _ = drain(b, 7)
-        a.board.closed(1)
-        bus.links.removeAll { $0 === linkA }
-        for _ in 0..<2 {
-            b.clock.advance(by: 1)
-            b.board.leaseTick()
-        }
-        #expect(linkB.take() == [.claim("r")])
+        aVanishesAndBClaims()
         // c owns r now: the hello goes to it at once, 0.25 s before b's once-a-second sweep.
         b.clock.advance(by: 0.75)
         let queued = bus.queue.count
@@ -251,6 +232,18 @@ import Testing
         b.board.sweep()
         #expect(hellos(since: queued) == 2)
         #expect(hellos(since: queued, to: "c") == 2)
+    }
+
+    /// a vanishes (its client gone, off the bus); b's next claim is sent, its answer to come.
+    private func aVanishesAndBClaims() {
+        _ = drain(b, 7)
+        a.board.closed(1)
+        bus.links.removeAll { $0 === linkA }
+        for _ in 0..<2 {
+            b.clock.advance(by: 1)
+            b.board.leaseTick()
+        }
+        #expect(linkB.take() == [.claim("r")])
     }
 
     /// The relay's hellos put on the bus after its first `queued` messages (to `owner`, if named).
