@@ -32,7 +32,7 @@ enum FrameProgram {
             var changed = held.keys.filter { id in !layers.contains { $0.id == id } }.count
             for (layer, sent) in zip(layers, delta.layers) {
                 let sameOps = held[layer.id].map { $0.list.bytes == layer.list.bytes } ?? false
-                let sameOffset = held[layer.id].map { sameBits($0.offset, layer.offset) } ?? false
+                let sameOffset = held[layer.id].map { samePlace($0.offset, layer.offset) } ?? false
                 let expected =
                     switch (sameOps, sameOffset) {
                     case (true, true): Sent(id: layer.id, ops: nil, offset: nil)
@@ -64,9 +64,10 @@ enum FrameProgram {
         return frame
     }
 
-    /// As the wire compares offsets: float32 bit patterns (0 and −0 differ).
-    private static func sameBits(_ a: Point, _ b: Point) -> Bool {
-        Float(a.x).bitPattern == Float(b.x).bitPattern && Float(a.y).bitPattern == Float(b.y).bitPattern
+    /// As the encoder compares offsets: float32 values, so 0 and −0 are one place (a page shows
+    /// them alike) and NaN is never the same.
+    private static func samePlace(_ a: Point, _ b: Point) -> Bool {
+        Float(a.x) == Float(b.x) && Float(a.y) == Float(b.y)
     }
 }
 
