@@ -2,16 +2,16 @@ import Dispatch
 import ScrollCore
 import ScrollServer
 
+/// Written before each move when cold: a global, so the writes are not optimised away.
+nonisolated(unsafe) private var flushed: [UInt8] = []
+
 /// The server's own work for one pointer move of a drag, without sockets: the real switchboard
-/// on a manual clock, one client holding the demo's ruler as widget-load's latency probe does (a
+/// on a manual clock, one client holding the scene's ruler as widget-load's latency probe does (a
 /// move every 2.2 ms, the frame clock's ticks in between). Timed: the move received, parsed,
 /// applied, rendered and encoded, and everything it owes the client taken for writing. What
 /// input → frame adds to the echo beyond this is transport (docs/BENCHMARKS.md). `cold`: the
 /// caches are flushed before each move (16 MiB written), as the server's are after sleeping
 /// between a page's moves while other processes ran.
-/// Written before each move when cold: a global, so the writes are not optimised away.
-nonisolated(unsafe) private var flushed: [UInt8] = []
-
 func printInputPathCost(moves: Int = 20_000, scene: String = "demo", cold: Bool = false) {
     guard let bench = try? WatcherBench(scene: scene, watching: false) else { return }
     flushed = [UInt8](repeating: 0, count: cold ? 16 << 20 : 0)

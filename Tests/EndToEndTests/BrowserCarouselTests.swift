@@ -200,7 +200,7 @@ import Testing
     /// and plays it: checks that one frame brings it, none comes while it plays, and each display
     /// frame of its first 250 ms paints a new picture of the carousel's rows (±2); returns those
     /// display frames and pictures.
-    func deletePlayed(in b: any BrowserPage, room: String) throws -> (shown: Int, pictures: Int, tick: Double) {
+    func deletePlayed(in b: any BrowserPage, room: String) throws -> (shown: Int, pictures: Int) {
         let server = try ServerProcess()
         // A hash of the carousel's rows (40…190 of the scene's 260 pt) at every paint, every frame kept.
         try b.logPaints(band: (40.0 / 260)...(190.0 / 260), keepFrames: true)
@@ -242,7 +242,7 @@ import Testing
                 + "pictures in \(bands.count) paints over 250 ms, \(during.count) frames")
         try screenshot(b, "carousel-after-\(room)")
         #expect(b.consoleMessages.filter { $0.hasPrefix("exception") } == [])
-        return (shown, pictures, tick)
+        return (shown, pictures)
     }
 
     @Test("a flick of −80 pt glides past where the finger left it and comes to rest centred; then no more frames")
