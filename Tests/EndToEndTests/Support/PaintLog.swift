@@ -25,7 +25,8 @@ extension BrowserPage {
     ///   without `band`, null (no pixels are read);
     /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it),
     ///   and in `stamps` its `timeStamp` (when the input was made: CDP's timestamp);
-    /// - `binaries`: every binary message's arrival, as `{ at, data }` (kept when `keepFrames`);
+    /// - `binaries`: every binary message's arrival, as `{ at, wall, data }` (`wall`: `Date.now()`,
+    ///   which a held display leaves running; `data` kept when `keepFrames`);
     /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
     ///   handles it that much later).
     ///
@@ -36,6 +37,11 @@ extension BrowserPage {
     /// text painted in `layer.texts` as `[text, x, y, size]` (scene points, where it was drawn: the
     /// layer's offset applied). The store and the clock are the page's own (their modules'
     /// prototypes wrapped, results passed through).
+    ///
+    /// The page's display can be held (`holdDisplay`): its clock (`performance.now()`) then stands
+    /// still and its display frames (`requestAnimationFrame`) come only when the test steps it
+    /// (`stepDisplay`), so what the page paints in each display frame is the page's, not how many
+    /// frames a loaded machine lets through.
     func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false, layer: PaintedLayer? = nil) throws {
         let rows = band.map { "[\($0.lowerBound), \($0.upperBound)]" } ?? "null"
         let watched =
@@ -84,6 +90,28 @@ extension BrowserPage {
                 const still = held.track === null || time >= track.trackEnd(held.track);
                 return { start: performance.now(), time, offset, track: held.track !== null, still, texts: [] };
               };
+              // The held display: a clock standing at `held` (ms) and the frames asked for meanwhile.
+              const display = log.display = { held: null, queue: [], next: 1 };
+              const realNow = performance.now.bind(performance);
+              const realFrame = requestAnimationFrame.bind(window), realCancel = cancelAnimationFrame.bind(window);
+              performance.now = () => display.held ?? realNow();
+              window.requestAnimationFrame = (callback) => {
+                if (display.held === null) return realFrame(callback);
+                const id = -display.next++;
+                display.queue.push({ id, callback });
+                return id;
+              };
+              window.cancelAnimationFrame = (id) => {
+                if (id < 0) display.queue = display.queue.filter((f) => f.id !== id); else realCancel(id);
+              };
+              display.hold = () => { display.held = realNow(); return display.held; };
+              display.step = (at) => {
+                display.held = at;
+                const due = display.queue;
+                display.queue = [];
+                for (const f of due) f.callback(at);
+                return due.length;
+              };
               const frame = (tick) => { log.frames.push(performance.now()); log.ticks.push(tick); requestAnimationFrame(frame); };
               requestAnimationFrame(frame);
               const rows = \(rows);
@@ -113,7 +141,7 @@ extension BrowserPage {
                   super(...args);
                   this.addEventListener('message', (e) => {
                     const at = performance.now();
-                    if (typeof e.data !== 'string') { log.binaries.push({ at, data: \(keepFrames) ? e.data : null }); return; }
+                    if (typeof e.data !== 'string') { log.binaries.push({ at, wall: Date.now(), data: \(keepFrames) ? e.data : null }); return; }
                     if (!e.data.includes('"type":"applied"')) return;
                     try { log.applied.push({ t: JSON.parse(e.data).t, at }); } catch {}
                   });
@@ -121,6 +149,21 @@ extension BrowserPage {
               };
             })();
             """)
+    }
+}
+
+extension BrowserPage {
+    /// Holds the page's display (`logPaints`): its clock stands still, at the time returned (ms,
+    /// page time), and no display frame comes until `stepDisplay`.
+    func holdDisplay() throws -> Double {
+        try #require((evaluate("paintLog.display.hold()") as? NSNumber)?.doubleValue)
+    }
+
+    /// One display frame of the held display, at page time `at` (ms): the clock moves there and the
+    /// frames asked for until now are run, with `at` as their timestamp. Returns how many ran.
+    @discardableResult
+    func stepDisplay(to at: Double) throws -> Int {
+        try #require((evaluate("paintLog.display.step(\(at))") as? NSNumber)?.intValue)
     }
 }
 
