@@ -4,16 +4,18 @@ import ScrollCore
 /// libFuzzer entry: one WebSocket text message from a client, as the server reads it
 /// (`String(decoding:as:)` of the frame's bytes; docs/PROTOCOL.md, "Client → server").
 ///
-/// Beyond "never crashes": any JSON the parser takes, written out again, reads as the same
-/// value; a refusal always says why; a message the server accepts, written by
-/// `ClientMessage.encoded()` (what our tools send), reads back as the same message; and it can
-/// always be recorded — the recorder's lines read back as the same entries (docs/TRACES.md), so a
+/// Beyond "never crashes": a pointer message read without its JSON tree reads as with it; any
+/// JSON the parser takes, written out again, reads as the same value; a refusal always says why;
+/// a message the server accepts, written by `ClientMessage.encoded()` (what our tools send),
+/// reads back as the same message; and it can always be recorded — the recorder's lines read back as the same entries (docs/TRACES.md), so a
 /// room recorded with `--record` replays.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     if let value = try? JSONParser.parse(text) { checkWrittenBack(value) }
-    switch ClientMessage.parse(text) {
+    let parsed = ClientMessage.parse(text)
+    checkShortcut(text, parsed)
+    switch parsed {
     case .failure(let error):
         precondition(!error.message.isEmpty, "refused with \(error.code) and no message")
     case .success(let message):
@@ -22,6 +24,14 @@ public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
         checkRecorded(message)
     }
     return 0
+}
+
+/// What `parse` read, a pointer's fields read straight (`readPointer`) or anything else, is what
+/// the whole reader (its JSON tree, then its fields) reads: the same message or the same refusal.
+private func checkShortcut(_ text: String, _ parsed: Result<ClientMessage, ProtocolError>) {
+    guard text.utf8.count <= ClientMessageLimits.maxBytes else { return }
+    let whole = ClientMessage.parseWhole(text)
+    precondition(parsed == whole, "\(text) reads as \(parsed), as a whole as \(whole)")
 }
 
 /// `message.encoded()` parses back to the same message. The one way it may not: a message near

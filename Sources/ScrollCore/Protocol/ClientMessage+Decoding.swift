@@ -8,6 +8,12 @@ extension ClientMessage {
                 ProtocolError(
                     .tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
         }
+        if let pointer = readPointer(text) { return .success(pointer) }
+        return parseWhole(text)
+    }
+
+    /// `parse` of any message: its JSON tree, then its fields (`readPointer` is a shortcut).
+    package static func parseWhole(_ text: String) -> Result<ClientMessage, ProtocolError> {
         do {
             return .success(try JSONObjectDecoder.decode(from: text, ClientMessage.init(fields:)))
         } catch {

@@ -34,17 +34,23 @@ public enum FieldRules {
     public static let pointerType = FieldRule<String, String>.string(length: 0...32)
     public static let themeName = FieldRule<String, String>.oneOf(Theme.all.map { ($0.name, $0.name) })
 
+    /// How many samples `coalesced` may hold.
+    public static let coalescedCount = 1...ClientMessageLimits.maxCoalesced
+
     /// The raw `coalesced` list; each item is then checked with `sample`.
     public static let coalesced = FieldRule<[[Double]], [[Double]]>(
         "a list of 1–\(ClientMessageLimits.maxCoalesced) [x, y, t] samples"
-    ) { (1...ClientMessageLimits.maxCoalesced).contains($0.count) ? $0 : nil }
+    ) { coalescedCount.contains($0.count) ? $0 : nil }
 
     public static let sample = FieldRule<[Double], ClientMessage.Sample>(
         "[x, y, t] with x and y \(coordinate.expectation), t \(clientTime.expectation)"
-    ) { xyt in
-        guard xyt.count == 3, let x = coordinate.validate(xyt[0]), let y = coordinate.validate(xyt[1]),
-            let t = clientTime.validate(xyt[2])
-        else { return nil }
+    ) { xyt in xyt.count == 3 ? sample(x: xyt[0], y: xyt[1], t: xyt[2]) : nil }
+
+    /// `sample`'s rule for the three numbers of one sample.
+    public static func sample(x: Double, y: Double, t: Double) -> ClientMessage.Sample? {
+        guard let x = coordinate.validate(x), let y = coordinate.validate(y), let t = clientTime.validate(t) else {
+            return nil
+        }
         return ClientMessage.Sample(x: x, y: y, t: t)
     }
 }

@@ -23,7 +23,9 @@ public enum JSONParser {
         return try result.get()
     }
 
-    private struct Reader {
+    /// The reader, also used by `ClientMessage.readPointer` to read a pointer message's fields
+    /// without building their tree.
+    struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         var at = 0
         var depth = 0

@@ -79,7 +79,7 @@ public indirect enum JSONValue: Sendable, Equatable {
     public static func format(_ v: Double) -> String {
         guard v.isFinite else { return "null" }
         if v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
+        return v.description
     }
 
     static func quote(_ s: String, into out: inout String) {

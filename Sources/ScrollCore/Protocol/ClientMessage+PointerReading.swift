@@ -1,0 +1,140 @@
+/// The input path's most common message, a pointer's, read straight into its fields: no JSON tree
+/// (a box a value), no field list, the same rules. A move was 12 of the server's 64 allocations
+/// for a drag's move, in the tree alone (docs/BENCHMARKS.md, "Input → frame").
+extension ClientMessage {
+    /// The pointer message `text` is, read as `parse` reads it; nil when it is anything else or
+    /// anything this reader leaves to `parse`: another type, a field of the wrong type or out of
+    /// its range, a null, a missing field, `coalesced` other than a list of [x, y, t] numbers,
+    /// text that is not JSON. A name given twice counts the first time, as `JSONFields` has it;
+    /// fields of other names are read as JSON and ignored (the page sends `buttons`).
+    static func readPointer(_ text: String) -> ClientMessage? {
+        var text = text
+        return text.withUTF8 { bytes in
+            var reader = JSONParser.Reader(bytes: bytes)
+            return try? reader.pointer()
+        }
+    }
+}
+
+extension JSONParser.Reader {
+    /// Not one of `readPointer`'s: `parse` decides.
+    private struct Elsewhere: Error {}
+
+    /// The fields of a pointer message, as the whole text.
+    fileprivate mutating func pointer() throws -> ClientMessage {
+        // The names read so far, a bit each (others are never read, so never count).
+        var seen: UInt8 = 0
+        var isPointer = false
+        var phase: PointerPhase?, id: Int?, pointerType: String?, x: Double?, y: Double?, t: Double?
+        var coalesced: [ClientMessage.Sample]?
+        skipSpace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { throw Elsewhere() }
+        try nested()  // as `object` counts it, so a field's value may nest as deep as there
+        at += 1
+        skipSpace()
+        guard at < bytes.count, bytes[at] != UInt8(ascii: "}") else { throw Elsewhere() }
+        repeat {
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Elsewhere() }
+            let name = try string()
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw Elsewhere() }
+            at += 1
+            skipSpace()
+            let bit = Self.bits[name] ?? 0
+            if bit == 0 || seen & bit != 0 {
+                _ = try value()
+                continue
+            }
+            seen |= bit
+            switch name {
+            case "type": isPointer = try text() == "pointer"
+            case "phase": phase = try given(FieldRules.pointerPhase.validate(text()))
+            case "id": id = try given(FieldRules.pointerID.validate(number()))
+            case "pointerType": pointerType = try given(FieldRules.pointerType.validate(text()))
+            case "x": x = try given(FieldRules.coordinate.validate(number()))
+            case "y": y = try given(FieldRules.coordinate.validate(number()))
+            case "t": t = try given(FieldRules.clientTime.validate(number()))
+            default: coalesced = try samples()
+            }
+        } while try comma()
+        guard isPointer, let phase, let id, let x, let y, let t else { throw Elsewhere() }
+        var samples = [ClientMessage.Sample(x: x, y: y, t: t)]
+        if phase == .move, let coalesced {
+            // Read only for a move, as `parse` does.
+            samples = coalesced
+        }
+        return .pointer(.init(phase: phase, id: id, pointerType: pointerType ?? "mouse", samples: samples))
+    }
+
+    /// The names `pointer` reads, a bit each.
+    private static let bits: [String: UInt8] = [
+        "type": 1, "phase": 2, "id": 4, "pointerType": 8, "x": 16, "y": 32, "t": 64, "coalesced": 128,
+    ]
+
+    /// `value`, or `parse` decides (it words the error).
+    private func given<T>(_ value: T?) throws -> T {
+        guard let value else { throw Elsewhere() }
+        return value
+    }
+
+    /// After a field: true at a comma (another field follows), false at the object's end, which
+    /// must end the text.
+    private mutating func comma() throws -> Bool {
+        skipSpace()
+        guard at < bytes.count else { throw Elsewhere() }
+        if bytes[at] == UInt8(ascii: ",") {
+            at += 1
+            return true
+        }
+        guard bytes[at] == UInt8(ascii: "}") else { throw Elsewhere() }
+        at += 1
+        skipSpace()
+        guard at == bytes.count else { throw Elsewhere() }
+        return false
+    }
+
+    private mutating func text() throws -> String {
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "\"") else { throw Elsewhere() }
+        return try string()
+    }
+
+    /// `coalesced` as `FieldRules.coalesced` and `FieldRules.sample` read it; anything else is
+    /// `parse`'s.
+    private mutating func samples() throws -> [ClientMessage.Sample] {
+        guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { throw Elsewhere() }
+        at += 1
+        var out: [ClientMessage.Sample] = []
+        skipSpace()
+        // An empty list breaks `FieldRules.coalesced`: `parse` words it.
+        guard at < bytes.count, bytes[at] != UInt8(ascii: "]") else { throw Elsewhere() }
+        while true {
+            skipSpace()
+            guard at < bytes.count, bytes[at] == UInt8(ascii: "["), FieldRules.coalescedCount.contains(out.count + 1)
+            else { throw Elsewhere() }
+            at += 1
+            let sx = try item(then: ","), sy = try item(then: ","), st = try item(then: "]")
+            guard let sample = FieldRules.sample(x: sx, y: sy, t: st) else { throw Elsewhere() }
+            out.append(sample)
+            skipSpace()
+            guard at < bytes.count else { throw Elsewhere() }
+            if bytes[at] == UInt8(ascii: ",") {
+                at += 1
+                continue
+            }
+            guard bytes[at] == UInt8(ascii: "]") else { throw Elsewhere() }
+            at += 1
+            return out
+        }
+    }
+
+    /// A number, then `next`.
+    private mutating func item(then next: Unicode.Scalar) throws -> Double {
+        skipSpace()
+        let n = try number()
+        skipSpace()
+        guard at < bytes.count, bytes[at] == UInt8(ascii: next) else { throw Elsewhere() }
+        at += 1
+        return n
+    }
+}
