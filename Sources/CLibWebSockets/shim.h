@@ -4,15 +4,23 @@
 /*
  * Thin C helpers for the Swift bridge. Everything here exists because Swift
  * cannot see it directly: macro-only values (LWS_PRE), structs with bitfields
- * (lws_client_connect_info's use), container_of for scheduled callbacks, and
- * pointer-bumping header builders.
+ * (lws_client_connect_info's use), container_of for scheduled callbacks,
+ * pointer-bumping header builders, and variadic calls (ioctl).
  */
 #include <libwebsockets.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 static inline size_t rs_lws_pre(void) { return LWS_PRE; }
+
+/* Bytes waiting to be read on socket `fd` (FIONREAD; ioctl is variadic, which Swift cannot
+ * call), or -1. */
+static inline int rs_bytes_unread(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : -1;
+}
 
 /* A scheduled callback that knows its owner (lws only hands back the sul). */
 typedef struct rs_timer {

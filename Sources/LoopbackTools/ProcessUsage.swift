@@ -84,7 +84,7 @@ public enum ProcessUsage {
         return state != nil && state != "Z" && state != "X"
     }
 
-    private static func read(_ path: String) -> String? {
+    static func read(_ path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
         var bytes: [UInt8] = []

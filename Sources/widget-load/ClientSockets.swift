@@ -97,6 +97,27 @@ final class ClientSockets {
         setsockopt(lws_get_socket_fd(wsi), SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Bytes the kernel holds for `index` that nobody has read yet (nil when unknown).
+    func bytesUnread(_ index: Int) -> Int? {
+        guard let wsi = sockets[index] else { return nil }
+        let n = rs_bytes_unread(lws_get_socket_fd(wsi))
+        return n < 0 ? nil : Int(n)
+    }
+
+    /// The local port of `index`'s socket (nil when unknown): the server's side of the connection
+    /// is the socket at the server's port whose peer is this port.
+    func localPort(_ index: Int) -> Int? {
+        guard let wsi = sockets[index] else { return nil }
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(lws_get_socket_fd(wsi), $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        // sin_port and sin6_port sit at the same offset, in network order.
+        return withUnsafeBytes(of: &address) { Int($0[2]) << 8 | Int($0[3]) }
+    }
+
     /// Calls `timerFired` after `microseconds` (one timer; scheduling again moves it).
     func schedule(microseconds: Int) {
         guard let context, let timer else { return }

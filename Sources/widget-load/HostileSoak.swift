@@ -125,6 +125,10 @@ final class HostileSoak: ClientSocketsDelegate {
         var flooded = false
         /// Scene time of the first event after the bursts, as the first reader saw it.
         var keepAliveFrom: Double?
+        /// Each stalled reader's bytes waiting on both sides of its connection (its socket's
+        /// unread, the server's unsent), since when they stand (soak time), and when last read.
+        var waiting: [Int: (bytes: [Int], since: Double)] = [:]
+        var waitingRead = 0.0
         var resumed: Double?
         var stalledGivenUp = false
         var readersEnded: Double?
@@ -160,6 +164,8 @@ final class HostileSoak: ClientSocketsDelegate {
     let server: SoakedServer
     let sockets: ClientSockets
     let idle: IdleSockets
+    /// The server's port, where its side of each connection is found (`TCPQueues`).
+    let serverPort: Int
     var clients: [Int: Client] = [:]
     var round: Round
     var outcome = Outcome()
@@ -177,6 +183,7 @@ final class HostileSoak: ClientSocketsDelegate {
         self.server = server
         sockets = try ClientSockets(target: target)
         idle = IdleSockets(target: target)
+        serverPort = target.port
         round = Round(number: 0, started: 0, room: options.burstRoom(0))
         sockets.delegate = self
     }
@@ -379,21 +386,40 @@ final class HostileSoak: ClientSocketsDelegate {
         }
     }
 
-    /// The stalled readers read again once the first reader has seen events for longer than
-    /// the stall rule after the bursts: by then each was closed `slow_consumer` (the soak cannot
-    /// see when its socket filled, but that was during the first burst, before those events).
+    /// The stalled readers read again once the server has taken nothing for them for longer than
+    /// the stall rule while events came: the first reader has seen events for that long after the
+    /// bursts, and the bytes waiting for each stalled reader, in its socket and in the server's
+    /// (/proc/net/tcp), have stood still for a second more. Whatever the server takes for a client
+    /// goes into its socket at once, so the server's unsent bytes grow at every take; the second
+    /// covers the readings' 0.25 s and the next events, at which the server judges it. By then
+    /// each was closed `slow_consumer`. (The first reader's events alone are not enough: the
+    /// server fills the stalled reader's 4 MB of socket buffers as it fills the readers', so its
+    /// last take can come after the first event the readers see after the bursts.)
     private func awaitStall(now: Double, joined: Double) {
         guard round.resumed == nil, round.burstsSent == options.bursts, options.stalled + options.vanished > 0 else {
             return
         }
+        if now - round.waitingRead >= 0.25 {
+            round.waitingRead = now
+            for n in clients(.stalled) {
+                let unsent = sockets.localPort(n).flatMap { TCPQueues.sendQueue(port: serverPort, peerPort: $0) }
+                let bytes = [sockets.bytesUnread(n) ?? -1, unsent ?? -1]
+                if round.waiting[n]?.bytes != bytes { round.waiting[n] = (bytes, now) }
+            }
+        }
+        let quiet = round.waiting.values.allSatisfy { now - $0.since >= HostileRules.stallTimeout + 1 }
         let tally = clients.filter { $0.value.role.tallies }.min { $0.key < $1.key }?.value.tally ?? EventTally()
         let burstClicks = options.bursts * HostileRules.messageBurst * HostileRules.pickerCrossings
         if round.keepAliveFrom == nil, tally.clicks > burstClicks { round.keepAliveFrom = tally.latestTime }
         let stalledLongEnough =
-            round.keepAliveFrom.map { (tally.latestTime ?? 0) >= $0 + HostileRules.stallTimeout + 0.5 } ?? false
+            quiet
+            && round.keepAliveFrom.map { (tally.latestTime ?? 0) >= $0 + HostileRules.stallTimeout + 0.5 } ?? false
         if !stalledLongEnough, now - joined < 90 { return }
         if !stalledLongEnough {
-            fail("burst room: the events never ran \(Int(HostileRules.stallTimeout)) s past the bursts")
+            fail(
+                quiet
+                    ? "burst room: the events never ran \(Int(HostileRules.stallTimeout)) s past the bursts"
+                    : "stalled readers: their connections were still filling 90 s after the room joined")
         }
         sampleDuring("\(options.stalled) stalled and \(options.vanished) vanished readers not reading")
         round.resumed = now
