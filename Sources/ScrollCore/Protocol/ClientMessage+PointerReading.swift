@@ -20,7 +20,7 @@ extension JSONParser.Reader {
     /// Not one of `readPointer`'s: `parse` decides.
     private struct Elsewhere: Error {}
 
-    /// The fields of a pointer message, as the whole text.
+    /// The pointer message the whole text is.
     fileprivate mutating func pointer() throws -> ClientMessage {
         // The names read so far, a bit each (others are never read, so never count).
         var seen: UInt8 = 0
@@ -43,7 +43,7 @@ extension JSONParser.Reader {
             skipSpace()
             let bit = Self.bits[name] ?? 0
             if bit == 0 || seen & bit != 0 {
-                _ = try value()
+                try skip()
                 continue
             }
             seen |= bit
@@ -55,7 +55,8 @@ extension JSONParser.Reader {
             case "x": x = try given(FieldRules.coordinate.validate(number()))
             case "y": y = try given(FieldRules.coordinate.validate(number()))
             case "t": t = try given(FieldRules.clientTime.validate(number()))
-            default: coalesced = try samples()
+            case "coalesced": coalesced = try samples()
+            default: try skip()
             }
         } while try comma()
         guard isPointer, let phase, let id, let x, let y, let t else { throw Elsewhere() }
@@ -92,6 +93,17 @@ extension JSONParser.Reader {
         skipSpace()
         guard at == bytes.count else { throw Elsewhere() }
         return false
+    }
+
+    /// A value read as JSON and dropped; a number or a string without making a tree of it (the
+    /// page's `buttons` comes with every move).
+    private mutating func skip() throws {
+        guard at < bytes.count else { throw Elsewhere() }
+        switch bytes[at] {
+        case UInt8(ascii: "\""): _ = try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try number()
+        default: _ = try value()
+        }
     }
 
     private mutating func text() throws -> String {
