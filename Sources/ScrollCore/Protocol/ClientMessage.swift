@@ -102,11 +102,12 @@ extension ClientMessage {
 
     /// The message with an absent widget replaced by `focus` (the scene's default focus), so
     /// a recorded line says where its input went.
-    public func naming(focus: String?) -> ClientMessage {
+    public func naming(focus: @autoclosure () -> String?) -> ClientMessage {
+        // `focus` is asked only here (not at every pointer move: it lists the scene's keys).
         switch self {
-        case .key(let key, .none, let t): return .key(key: key, widget: focus, t: t)
+        case .key(let key, .none, let t): return .key(key: key, widget: focus(), t: t)
         case .action(var a) where a.widget == nil:
-            a.widget = focus
+            a.widget = focus()
             return .action(a)
         default: return self
         }

@@ -163,12 +163,15 @@ public final class Scene {
     /// How the layer of the widget `client` holds follows its pointer, if it does (the first
     /// such widget, for a client holding several).
     public func follow(for client: String) -> LayerFollow? {
-        for holder in holders where holder.client == client {
-            if let follow = widgets[holder.widget].pointerFollow {
-                return LayerFollow(layer: UInt16(holder.widget + 1), follow: follow)
-            }
+        // The first in widget order, as `holders` lists them, without making that list (asked
+        // after every input).
+        var first: Int?
+        for (key, capture) in captures
+        where key.client == client && widgets[capture.widget].pointerFollow != nil && capture.widget < (first ?? .max) {
+            first = capture.widget
         }
-        return nil
+        guard let first, let follow = widgets[first].pointerFollow else { return nil }
+        return LayerFollow(layer: UInt16(first + 1), follow: follow)
     }
 
     /// Each held widget (index) and the client holding it, in widget order.
