@@ -28,6 +28,9 @@ struct PointerReadingTests {
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":2,"t":3,"x":"two","t":null}"#,
             // Other fields, of any JSON, are ignored.
             #"{"type":"pointer","phase":"up","id":1,"x":1,"y":2,"t":3,"extra":{"a":[1,{"b":null}],"c":"\u00e9"}}"#,
+            // Nested as deep as JSONParser allows (the message itself the first level), in a field not read.
+            #"{"type":"pointer","phase":"down","id":1,"x":1,"y":1,"t":1,"extra":"#
+                + String(repeating: "[", count: 511) + String(repeating: "]", count: 511) + "}",
             // Escapes in a name or a value read as the whole reader reads them.
             #"{"type":"p\u006finter","phase":"move","\u0069d":1,"x":1,"y":2,"t":3}"#,
         ])
@@ -74,10 +77,16 @@ struct PointerReadingTests {
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":1,"t":1,"coalesced":[[1,2,3,4]]}"#,
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":1,"t":1,"coalesced":[[1,2,-1]]}"#,
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":1,"t":1,"coalesced":"no"}"#,
-            // Which the whole reader takes: an up's coalesced is not read, whatever it is.
-            #"{"type":"pointer","phase":"up","id":1,"x":1,"y":1,"t":1,"coalesced":[]}"#,
             #"{"type":"pointer","phase":"move","id":1,"x":1,"y":1,"t":1,"coalesced":["#
                 + Array(repeating: "[1,2,3]", count: 129).joined(separator: ",") + "]}",
+            // A first null hides a later value; a first type other than pointer counts.
+            #"{"type":"pointer","phase":"down","id":1,"x":null,"x":1,"y":1,"t":1}"#,
+            #"{"type":"ping","type":"pointer","phase":"down","id":1,"x":1,"y":1,"t":1}"#,
+            // Nested past JSONParser.maxDepth inside a field that is not read.
+            #"{"type":"pointer","phase":"down","id":1,"x":1,"y":1,"t":1,"extra":"#
+                + String(repeating: "[", count: 512) + String(repeating: "]", count: 512) + "}",
+            // Which the whole reader takes: an up's coalesced is not read, whatever it is.
+            #"{"type":"pointer","phase":"up","id":1,"x":1,"y":1,"t":1,"coalesced":[]}"#,
         ])
     func leftToTheWholeReader(text: String) {
         #expect(ClientMessage.readPointer(text) == nil, "read without a tree: \(text)")

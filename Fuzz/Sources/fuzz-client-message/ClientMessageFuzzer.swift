@@ -7,8 +7,8 @@ import ScrollCore
 /// Beyond "never crashes": a pointer message read without its JSON tree reads as with it; any
 /// JSON the parser takes, written out again, reads as the same value; a refusal always says why;
 /// a message the server accepts, written by `ClientMessage.encoded()` (what our tools send),
-/// reads back as the same message; and it can always be recorded — the recorder's lines read back as the same entries (docs/TRACES.md), so a
-/// room recorded with `--record` replays.
+/// reads back as the same message; and it can always be recorded — the recorder's lines read
+/// back as the same entries (docs/TRACES.md), so a room recorded with `--record` replays.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)

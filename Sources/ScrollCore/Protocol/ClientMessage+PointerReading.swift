@@ -48,7 +48,10 @@ extension JSONParser.Reader {
             }
             seen |= bit
             switch name {
-            case "type": isPointer = try text() == "pointer"
+            case "type":
+                // Any other type is `parse`'s at once (the first `type` is the one that counts).
+                guard try text() == "pointer" else { throw Elsewhere() }
+                isPointer = true
             case "phase": phase = try given(FieldRules.pointerPhase.validate(text()))
             case "id": id = try given(FieldRules.pointerID.validate(number()))
             case "pointerType": pointerType = try given(FieldRules.pointerType.validate(text()))
