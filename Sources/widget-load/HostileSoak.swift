@@ -387,24 +387,21 @@ final class HostileSoak: ClientSocketsDelegate {
     }
 
     /// The stalled readers read again once the server has taken nothing for them for longer than
-    /// the stall rule while events came: the first reader has seen events for that long after the
-    /// bursts, and the bytes waiting for each stalled reader, in its socket and in the server's
-    /// (/proc/net/tcp), have stood still for a second more. Whatever the server takes for a client
-    /// goes into its socket at once, so the server's unsent bytes grow at every take; the second
-    /// covers the readings' 0.25 s and the next events, at which the server judges it. By then
-    /// each was closed `slow_consumer`. (The first reader's events alone are not enough: the
-    /// server fills the stalled reader's 4 MB of socket buffers as it fills the readers', so its
-    /// last take can come after the first event the readers see after the bursts.)
+    /// the stall rule while events came (by then each was closed `slow_consumer`): the readers'
+    /// events ran that long past the bursts, and the bytes waiting for each stalled reader, in its
+    /// socket and the server's (every take grows the latter), stood still a second more.
     private func awaitStall(now: Double, joined: Double) {
         guard round.resumed == nil, round.burstsSent == options.bursts, options.stalled + options.vanished > 0 else {
             return
         }
         if now - round.waitingRead >= 0.25 {
             round.waitingRead = now
+            let unsent = TCPQueues.sendQueues(port: serverPort)
             for n in clients(.stalled) {
-                let unsent = sockets.localPort(n).flatMap { TCPQueues.sendQueue(port: serverPort, peerPort: $0) }
-                let bytes = [sockets.bytesUnread(n) ?? -1, unsent ?? -1]
-                if round.waiting[n]?.bytes != bytes { round.waiting[n] = (bytes, now) }
+                // A side no longer there (the server let go) stands as it last stood.
+                let last = round.waiting[n]?.bytes ?? [-1, -1]
+                let bytes = [sockets.bytesUnread(n) ?? last[0], sockets.localPort(n).flatMap { unsent[$0] } ?? last[1]]
+                if bytes != last { round.waiting[n] = (bytes, now) }
             }
         }
         let quiet = round.waiting.values.allSatisfy { now - $0.since >= HostileRules.stallTimeout + 1 }
@@ -416,10 +413,11 @@ final class HostileSoak: ClientSocketsDelegate {
             && round.keepAliveFrom.map { (tally.latestTime ?? 0) >= $0 + HostileRules.stallTimeout + 0.5 } ?? false
         if !stalledLongEnough, now - joined < 90 { return }
         if !stalledLongEnough {
+            let stall = Int(HostileRules.stallTimeout)
             fail(
                 quiet
-                    ? "burst room: the events never ran \(Int(HostileRules.stallTimeout)) s past the bursts"
-                    : "stalled readers: their connections were still filling 90 s after the room joined")
+                    ? "burst room: the events never ran \(stall) s past the bursts"
+                    : "stalled readers: something was still taken for them within \(stall + 1) s, 90 s after joining")
         }
         sampleDuring("\(options.stalled) stalled and \(options.vanished) vanished readers not reading")
         round.resumed = now
