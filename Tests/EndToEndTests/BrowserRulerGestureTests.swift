@@ -112,9 +112,10 @@ import Testing
         // a loaded machine the lift can come more than 40 ms after the last move (a placement), or
         // the moves so late that it is hardly a fling (under 0.2 times the pace, a glide under
         // 156 pt): that is this test's premise failing, not its result, and the fling is made
-        // again in a fresh room (at most three times). So are Chromium samples that do not say the pace the test stamped
-        // (seen once, on a machine running another test process: 5,937 pt/s), and Firefox samples
-        // bunched so that the last step reads far faster than the pace (seen once: 8,000 pt/s).
+        // again in a fresh room (at most three times). So are Chromium samples that do not say the
+        // pace the test stamped (seen once, on a machine running another test process: 5,937
+        // pt/s), and Firefox samples bunched so that the last step reads far faster than the pace
+        // (seen once: 8,000 pt/s).
         let expected = engine == .chromium ? (0.99 * speed)...(1.01 * speed) : (0.2 * speed)...(1.6 * speed)
         let slowest = engine == .chromium ? 0 : expected.lowerBound
         let fastest = expected.upperBound

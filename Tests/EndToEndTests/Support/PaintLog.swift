@@ -41,7 +41,8 @@ extension BrowserPage {
     /// The page's display can be held (`holdDisplay`): its clock (`performance.now()`) then stands
     /// still and its display frames (`requestAnimationFrame`) come only when the test steps it
     /// (`stepDisplay`), so what the page paints in each display frame is the page's, not how many
-    /// frames a loaded machine lets through.
+    /// frames a loaded machine lets through. Timers that wait for the clock to pass a time stand
+    /// with it (`?latency=`'s queue, the hover throttle) until `releaseDisplay`.
     func logPaints(band: ClosedRange<Double>? = nil, keepFrames: Bool = false, layer: PaintedLayer? = nil) throws {
         let rows = band.map { "[\($0.lowerBound), \($0.upperBound)]" } ?? "null"
         let watched =
@@ -105,6 +106,12 @@ extension BrowserPage {
                 if (id < 0) display.queue = display.queue.filter((f) => f.id !== id); else realCancel(id);
               };
               display.hold = () => { display.held = realNow(); return display.held; };
+              display.release = () => {
+                display.held = null;
+                const due = display.queue;
+                display.queue = [];
+                for (const f of due) realFrame(f.callback);
+              };
               display.step = (at) => {
                 display.held = at;
                 const due = display.queue;
@@ -164,6 +171,12 @@ extension BrowserPage {
     @discardableResult
     func stepDisplay(to at: Double) throws -> Int {
         try #require((evaluate("paintLog.display.step(\(at))") as? NSNumber)?.intValue)
+    }
+
+    /// Lets the page's clock and display frames run again; the frames asked for meanwhile come at
+    /// the next real one.
+    func releaseDisplay() throws {
+        _ = try evaluate("paintLog.display.release()")
     }
 }
 
