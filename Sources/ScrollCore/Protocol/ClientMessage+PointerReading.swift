@@ -24,7 +24,6 @@ extension JSONParser.Reader {
     fileprivate mutating func pointer() throws -> ClientMessage {
         // The names read so far, a bit each (others are never read, so never count).
         var seen: UInt8 = 0
-        var isPointer = false
         var phase: PointerPhase?, id: Int?, pointerType: String?, x: Double?, y: Double?, t: Double?
         var coalesced: [ClientMessage.Sample]?
         skipSpace()
@@ -51,7 +50,6 @@ extension JSONParser.Reader {
             case "type":
                 // Any other type is `parse`'s at once (the first `type` is the one that counts).
                 guard try text() == "pointer" else { throw Elsewhere() }
-                isPointer = true
             case "phase": phase = try given(FieldRules.pointerPhase.validate(text()))
             case "id": id = try given(FieldRules.pointerID.validate(number()))
             case "pointerType": pointerType = try given(FieldRules.pointerType.validate(text()))
@@ -62,18 +60,16 @@ extension JSONParser.Reader {
             default: try skip()
             }
         } while try comma()
-        guard isPointer, let phase, let id, let x, let y, let t else { throw Elsewhere() }
-        var samples = [ClientMessage.Sample(x: x, y: y, t: t)]
-        if phase == .move, let coalesced {
-            // Read only for a move, as `parse` does.
-            samples = coalesced
-        }
+        guard seen & Self.typeBit != 0, let phase, let id, let x, let y, let t else { throw Elsewhere() }
+        // A move's coalesced samples stand for its own (read only for a move, as `parse` does).
+        let samples = phase == .move ? coalesced ?? [.init(x: x, y: y, t: t)] : [.init(x: x, y: y, t: t)]
         return .pointer(.init(phase: phase, id: id, pointerType: pointerType ?? "mouse", samples: samples))
     }
 
     /// The names `pointer` reads, a bit each.
+    private static let typeBit: UInt8 = 1
     private static let bits: [String: UInt8] = [
-        "type": 1, "phase": 2, "id": 4, "pointerType": 8, "x": 16, "y": 32, "t": 64, "coalesced": 128,
+        "type": typeBit, "phase": 2, "id": 4, "pointerType": 8, "x": 16, "y": 32, "t": 64, "coalesced": 128,
     ]
 
     /// `value`, or `parse` decides (it words the error).
