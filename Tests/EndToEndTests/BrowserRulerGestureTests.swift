@@ -53,7 +53,7 @@ import Testing
     /// (pt, content following it), the velocity the server's tracker takes from its samples at the
     /// lift (pt/s of the pointer; docs/PHYSICS.md, "Velocity tracker": `VelocityTracker`, held to
     /// those rules by its own tests), and how long after the last sample the lift came (s).
-    func released(_ b: any BrowserPage) throws -> (travel: Double, velocity: Double, liftGap: Double) {
+    static func released(_ b: any BrowserPage) throws -> (travel: Double, velocity: Double, liftGap: Double) {
         let sent = try #require(
             b.evaluate(
                 """
@@ -131,7 +131,7 @@ import Testing
             try Self.recordSent(b)
             try b.perform(
                 .stroke(pointer, from: 330, Self.y, by: -distance, 0, steps: steps, interval: interval, hold: 0.004))
-            release = try released(b)
+            release = try Self.released(b)
         }
         defer { b.close() }
         let measured = -release.velocity

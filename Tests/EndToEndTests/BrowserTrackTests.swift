@@ -320,22 +320,40 @@ import Testing
     ) {
         let server = try ServerProcess()
         try b.logPaints(keepFrames: true)
-        try b.loadObserved(server.httpURL + "?room=\(room)", ready: "\(BrowserRulerTests.value) > 0")
-        let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
-        // Unthrottled, the page paints as fast as the machine lets it and takes a core: measured
-        // over the glide's first second only, then the browser goes (others test beside it).
-        try b.perform(Self.fling)
-        try b.waitFor(
-            "paintLog.binaries.length > \(before) && performance.now() > paintLog.binaries[\(before)].at + 1300",
-            timeout: 10)
-        let now = try #require(b.evaluate("performance.now()") as? Double)
-        let received = try b.receivedFrames(from: before)
-        let arrivals = received.map(\.at)
+        var received: [(at: Double, frame: DecodedFrame)] = [], now = 0.0
         var glide: (at: Double, frame: DecodedFrame, track: Track)?
-        for (at, frame) in received where glide == nil {
-            if let track = frame.layers.first(where: { $0.id == Self.rulerLayer })?.track { glide = (at, frame, track) }
+        // Firefox plays the stroke in real time: on a loaded machine its lift can come more than
+        // 40 ms after the last move, a placement that ends on a tick with no glide and no track
+        // (seen once in a CI run beside the other suites' browsers). That is the premise failing,
+        // so the fling is made again in a fresh room, at most three times; no track after samples
+        // that say a fling is the page's or the server's failure.
+        for attempt in 1...3 where glide == nil {
+            try b.loadObserved(server.httpURL + "?room=\(room)-\(attempt)", ready: "\(BrowserRulerTests.value) > 0")
+            try BrowserRulerGestureTests.recordSent(b)
+            let before = try #require(b.evaluate("paintLog.binaries.length") as? Int)
+            // Unthrottled, the page paints as fast as the machine lets it and takes a core: measured
+            // over the glide's first second only, then the browser goes (others test beside it).
+            try b.perform(Self.fling)
+            try b.waitFor(
+                "paintLog.binaries.length > \(before) && performance.now() > paintLog.binaries[\(before)].at + 1300",
+                timeout: 10)
+            now = try #require(b.evaluate("performance.now()") as? Double)
+            received = try b.receivedFrames(from: before)
+            for (at, frame) in received where glide == nil {
+                if let track = frame.layers.first(where: { $0.id == Self.rulerLayer })?.track {
+                    glide = (at, frame, track)
+                }
+            }
+            if glide == nil {
+                let release = try BrowserRulerGestureTests.released(b)
+                try #require(
+                    release.velocity == 0,
+                    "no track among \(received.count) frames after a release at \(release.velocity) pt/s")
+                print("\(room): attempt \(attempt) lifted \(release.liftGap) s after the last move, no fling")
+            }
         }
-        let (start, frame, track) = try #require(glide, "no track among \(received.count) frames")
+        let arrivals = received.map(\.at)
+        let (start, frame, track) = try #require(glide, "three times a placement, no fling")
         // The track moves from its arrival until its end, in page time as the room clock maps it
         // (a frame that came late puts that end up to its lateness earlier: 100 ms spare).
         let end = min(start + (track.end - frame.time) * 1000 - 100, now)
