@@ -186,23 +186,35 @@ import Testing
 
     func flingInputsPlayOverTheGlide(_ engine: Engine) throws {
         let server = try ServerProcess()
-        let b = try open(server, engine)
-        defer { b.close() }
-        _ = try b.evaluate(
-            """
-            (() => { window.stamps = []; const el = \(Self.weight);
-              el.addEventListener('input', (e) => stamps.push([performance.now(), e.detail.value, e.detail.final]));
-              el.addEventListener('change', () => stamps.push([performance.now(), -1, true]));
-              return true; })()
-            """)
-        // A swipe left (10 moves of 16 pt, 16 ms apart, lifted at once): ~1,000 pt/s.
-        let p = try place(b, "weight", x: 300, y: 214)
-        let swiped = try #require(b.evaluate("performance.now()") as? Double)
-        try b.perform(.stroke(from: p.x, p.y, by: -160 * p.scale, 0, steps: 10, interval: 0.016, hold: 0))
-        try b.waitFor("stamps.some(s => s[1] === -1)", timeout: 10)
-        let stamps = try #require(b.evaluate("stamps") as? [[Any]]).map { s in
-            ((s[0] as? NSNumber)?.doubleValue ?? 0, (s[1] as? NSNumber)?.doubleValue ?? 0)
+        var b: (any BrowserPage)!
+        var stamps: [(Double, Double)] = [], swiped = 0.0
+        var release = (travel: 0.0, velocity: 0.0, liftGap: 0.0)
+        // Firefox plays the swipe in real time: on a loaded machine its lift can come more than
+        // 40 ms after the last move, a placement with no glide. That is the premise failing, so
+        // the swipe is made again on a fresh page, at most three times.
+        for _ in 1...3 where release.velocity == 0 {
+            b?.close()
+            b = try open(server, engine)
+            _ = try b.evaluate(
+                """
+                (() => { window.stamps = []; const el = \(Self.weight);
+                  el.addEventListener('input', (e) => stamps.push([performance.now(), e.detail.value, e.detail.final]));
+                  el.addEventListener('change', () => stamps.push([performance.now(), -1, true]));
+                  return true; })()
+                """)
+            try BrowserRulerGestureTests.recordSent(b)
+            // A swipe left (10 moves of 16 pt, 16 ms apart, lifted at once): ~1,000 pt/s.
+            let p = try place(b, "weight", x: 300, y: 214)
+            swiped = try #require(b.evaluate("performance.now()") as? Double)
+            try b.perform(.stroke(from: p.x, p.y, by: -160 * p.scale, 0, steps: 10, interval: 0.016, hold: 0))
+            try b.waitFor("stamps.some(s => s[1] === -1)", timeout: 10)
+            stamps = try #require(b.evaluate("stamps") as? [[Any]]).map { s in
+                ((s[0] as? NSNumber)?.doubleValue ?? 0, (s[1] as? NSNumber)?.doubleValue ?? 0)
+            }
+            release = try BrowserRulerGestureTests.released(b)
         }
+        defer { b.close() }
+        try #require(release.velocity != 0, "three times a placement: lifted \(release.liftGap) s after the last move")
         let inputs = stamps.dropLast()
         #expect(stamps.last?.1 == -1 && inputs.count >= 10, "\(stamps)")
         // In order of value (a swipe left raises it), each 0.1 kg or more above the one before.

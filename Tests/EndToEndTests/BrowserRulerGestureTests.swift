@@ -27,12 +27,14 @@ import Testing
         try engine.openObserved(server.httpURL + "?room=\(room)", ready: "\(Self.value) > 0")
     }
 
-    /// From now on the page notes every message it sends in `window.sent`, parsed (its socket's
-    /// `send`, passed through).
+    /// From now on the page notes every message it sends in `window.sent`, parsed (the native
+    /// `WebSocket.prototype.send`, passed through, under any subclass a test's init script made).
     static func recordSent(_ b: any BrowserPage) throws {
         _ = try b.evaluate(
             """
-            (() => { const proto = Object.getPrototypeOf(WebSocket.prototype); const send = proto.send;
+            (() => { let proto = WebSocket.prototype;
+              while (Object.getPrototypeOf(proto) !== EventTarget.prototype) proto = Object.getPrototypeOf(proto);
+              const send = proto.send;
               window.sent = []; proto.send = function (data) { sent.push(JSON.parse(data)); return send.call(this, data); };
               return true; })()
             """)
