@@ -37,6 +37,23 @@ import Testing
                 == DecodedFrame.Layer(id: 1, ops: b.bytes, offset: Point(x: -7.5, y: 2)))
     }
 
+    @Test(
+        "a layer is known by its id wherever it stands: reordered, it is kept; gone, it is a change; back, it is sent whole"
+    )
+    func layersByID() throws {
+        var encoder = FrameEncoder()
+        let a = Self.list(10), b = Self.list(20)
+        _ = encoder.encode([Layer(id: 0, list: a), Layer(id: 1, list: b), Layer(id: 2, list: a)], time: 1)
+        let reordered = encoder.encode([Layer(id: 2, list: a), Layer(id: 0, list: a), Layer(id: 1, list: b)], time: 2)
+        #expect(reordered.changedLayers == 0 && reordered.delta.count == FrameFormat.headerSize + 3 * 3)
+        #expect(try DecodedFrame(reordered.delta).layers.map(\.id) == [2, 0, 1])
+        let gone = encoder.encode([Layer(id: 2, list: a), Layer(id: 1, list: b)], time: 3)
+        #expect(gone.changedLayers == 1 && gone.delta.count == FrameFormat.headerSize + 2 * 3)
+        let back = encoder.encode([Layer(id: 0, list: a), Layer(id: 2, list: a), Layer(id: 1, list: b)], time: 4)
+        #expect(back.changedLayers == 1)
+        #expect(try DecodedFrame(back.delta).layers[0] == DecodedFrame.Layer(id: 0, ops: a.bytes, offset: .zero))
+    }
+
     @Test("a frame's full form, made when asked, is that frame's: every layer's ops and offset, whatever came after")
     func fullOnDemand() throws {
         var encoder = FrameEncoder()

@@ -77,10 +77,15 @@ public enum FrameFormat {
 
 public struct FrameEncoder: Sendable {
     public private(set) var seq: UInt32 = 0
-    /// Each layer's ops and offset (as sent: float32, or its track) in frame `seq`.
-    private var previous: [UInt16: Sent] = [:]
+    /// Each layer's ops and offset (as sent: float32, or its track) in frame `seq`, in its order.
+    /// A list, not a dictionary: a scene lists its layers in the same order frame after frame, so
+    /// each is found at its own index, and no table is built and hashed every frame.
+    private var previous: [Sent] = []
+    /// The list before `previous`, kept for its storage.
+    private var spare: [Sent] = []
 
     private struct Sent {
+        var id: UInt16
         var ops: [UInt8]
         var dx, dy: Float
         var track: Track?
@@ -100,13 +105,19 @@ public struct FrameEncoder: Sendable {
     public mutating func encode(_ layers: [Layer], time: Double) -> EncodedFrame {
         seq &+= 1
         var delta = Self.header(seq: seq, flags: FrameFormat.flagDelta, time: time, count: layers.count)
-        var changed = 0
-        var next: [UInt16: Sent] = [:]
+        var changed = 0, kept = 0
+        // Moved out of `spare`, not copied: emptied in place, its storage is reused.
+        var next: [Sent] = []
+        swap(&next, &spare)
+        next.removeAll(keepingCapacity: true)
         next.reserveCapacity(layers.count)
-        for layer in layers {
+        for (k, layer) in layers.enumerated() {
             let ops = layer.list.bytes
             let dx = Float(layer.offset.x), dy = Float(layer.offset.y)
-            if let old = previous[layer.id], old.ops == ops {
+            let was = k < previous.count && previous[k].id == layer.id ? k : previous.firstIndex { $0.id == layer.id }
+            if was != nil { kept += 1 }
+            if let was, previous[was].ops == ops {
+                let old = previous[was]
                 append16(&delta, layer.id)
                 if let track = layer.track {
                     // A track stands for every offset on its way: the same track, nothing new.
@@ -131,9 +142,11 @@ public struct FrameEncoder: Sendable {
                 Self.appendLayer(&delta, id: layer.id, dx: dx, dy: dy, ops: ops)
                 changed += 1
             }
-            next[layer.id] = Sent(ops: ops, dx: dx, dy: dy, track: layer.track)
+            next.append(Sent(id: layer.id, ops: ops, dx: dx, dy: dy, track: layer.track))
         }
-        let removed = previous.keys.filter { next[$0] == nil }.count
+        // Layer ids are unique within a frame: those of the last frame not found are gone.
+        let removed = max(0, previous.count - kept)
+        spare = previous
         previous = next
         return EncodedFrame(seq: seq, time: time, delta: delta, changedLayers: changed + removed, layers: layers)
     }

@@ -24,6 +24,9 @@ public final class Scene {
     private let links: [ReadoutLink]
     /// Which widget each pointer drives, with the pointer's last sample (for a holder leaving).
     private var captures: [PointerKey: Capture] = [:]
+    /// Changes whenever a pointer starts or stops holding a widget (not as it moves): what
+    /// `holders` lists is the same while it stands (a room redraws its outlines only then).
+    public private(set) var holdersVersion = 0
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
     private var drawings: [String: [(key: DrawingKey, list: DisplayList)?]] = [:]
     private var pendingEvents: [SceneEvent] = []
@@ -125,6 +128,7 @@ public final class Scene {
             let held = captures.filter { $0.key.client == client }.sorted { $0.key.pointer < $1.key.pointer }
             for (key, capture) in held {
                 captures[key] = nil
+                holdersVersion &+= 1
                 // Lifted now, where it last was: a finger that was moving keeps its momentum,
                 // one that had stopped lifts with none (its client clock ran on meanwhile).
                 let lift = PointerInput(
@@ -275,12 +279,14 @@ public final class Scene {
                 cancel.phase = .cancel
                 _ = widgets[old.widget].pointer(cancel, at: time, events: &pendingEvents)
                 captures[p.key] = nil
+                holdersVersion &+= 1
             }
             for i in widgets.indices.reversed() where widgets[i].frame.contains(p.position) {
                 // Held by another pointer: this down is ignored, not passed to what lies below.
                 if captures.values.contains(where: { $0.widget == i }) { return }
                 if widgets[i].pointer(p, at: time, events: &pendingEvents) {
                     captures[p.key] = Capture(widget: i, last: p, lastTime: time)
+                    holdersVersion &+= 1
                     return
                 }
             }
@@ -292,6 +298,7 @@ public final class Scene {
             _ = widgets[capture.widget].pointer(p, at: time, events: &pendingEvents)
         case .up, .cancel:
             if let capture = captures.removeValue(forKey: p.key) {
+                holdersVersion &+= 1
                 _ = widgets[capture.widget].pointer(p, at: time, events: &pendingEvents)
             }
         }

@@ -29,6 +29,11 @@ package final class Room: RoomFeed {
     package private(set) var presence = Presence()
     package private(set) var presenceVersion = 1
     package private(set) var presenceMessage: SharedPayload
+    /// Changes whenever what the presence layer shows may have (its members and their dots);
+    /// with the scene's `holdersVersion` it keys the layer's last drawing, reused until either
+    /// changes (a drag moves neither).
+    private var dotsVersion = 0
+    private var dotsDrawn: (version: Int, holders: Int, list: DisplayList)?
     /// A dot moved by hover alone: drawn at the next tick, so a hover flood costs one frame a tick.
     package private(set) var dotsMoved = false
     /// Which events go ahead of time, and what is owed to the clients since the last batch.
@@ -80,6 +85,7 @@ package final class Room: RoomFeed {
     /// input's own frame; a hover's at the next tick (`needsTick`).
     package func track(_ message: ClientMessage, from client: String) {
         guard presence.track(message, from: client) else { return }
+        dotsVersion &+= 1
         if case .hover = message { dotsMoved = true }
     }
 
@@ -125,10 +131,7 @@ package final class Room: RoomFeed {
         let i = cacheIndex(theme.renderKey)
         if frames[i].renderedChange != changeCount || frames[i].frame == nil {
             var layers = scene.render(theme: theme)
-            var dots = DisplayList(reservingCapacity: 256)
-            presence.render(
-                holders: scene.holders.map { (scene.widgets[$0.widget].frame, $0.client) }, into: &dots)
-            layers.append(Layer(id: UInt16(scene.widgets.count + 1), list: dots))
+            layers.append(Layer(id: UInt16(scene.widgets.count + 1), list: presenceDrawing()))
             let encoded = frames[i].encoder.encode(layers, time: scene.time)
             // The one copy: into buffers with headroom, shared by every client of this theme.
             let headroom = headroom
@@ -142,6 +145,17 @@ package final class Room: RoomFeed {
         return frames[i].frame!
     }
 
+    /// The presence layer's drawing: outlines of the widgets held, and the hover dots.
+    private func presenceDrawing() -> DisplayList {
+        if let drawn = dotsDrawn, drawn.version == dotsVersion, drawn.holders == scene.holdersVersion {
+            return drawn.list
+        }
+        var dots = DisplayList(reservingCapacity: 256)
+        presence.render(holders: scene.holders.map { (scene.widgets[$0.widget].frame, $0.client) }, into: &dots)
+        dotsDrawn = (dotsVersion, scene.holdersVersion, dots)
+        return dots
+    }
+
     private func cacheIndex(_ themeName: String) -> Int {
         if let i = frames.firstIndex(where: { $0.themeName == themeName }) { return i }
         frames.append(CachedFrame(themeName: themeName))
@@ -149,6 +163,7 @@ package final class Room: RoomFeed {
     }
 
     private func presenceChanged() {
+        dotsVersion &+= 1
         presenceMessage = SharedPayload(text: ServerMessage.presence(presence), headroom: headroom)
         presenceVersion += 1
         changeCount &+= 1
