@@ -158,7 +158,7 @@ extension Switchboard {
         // Named by its id here (`c` and 20 digits at most), which no client of this node has.
         let session = ClientSession(
             id: id, messagesPerSecond: config.messagesPerSecond, now: clock.now(), counters: counters)
-        var client = Client(
+        let client = Client(
             session: session,
             outbound: OutboundQueue(headroom: directory.headroom, slowReader: config.slowReader, counters: counters),
             address: "node \(key.node)")

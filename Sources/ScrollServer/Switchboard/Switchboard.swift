@@ -6,7 +6,10 @@ import ScrollCore
 /// its effects (its `OutboundQueue`, the room's other clients, recording, storing, the frame
 /// clock) and says what to write. Service thread only; times come from `clock`.
 package final class Switchboard {
-    package struct Client {
+    /// A class: the switchboard looks a client up several times for each message it reads or
+    /// writes, and a struct this size was copied whole each time (every reference in it retained
+    /// and released, on the hot path of every client of a fan-out).
+    package final class Client {
         package let session: ClientSession
         package var outbound: OutboundQueue
         /// The peer's address (new rooms are rate-limited per address).
@@ -149,7 +152,7 @@ package final class Switchboard {
     package func next(_ id: UInt64) -> OutboundAction {
         guard let client = clients[id] else { return .nothing }
         let feed: (any RoomFeed)? = client.relayed ?? client.session.room
-        return clients[id]!.outbound.next(from: feed, theme: client.session.theme, now: clock.now())
+        return client.outbound.next(from: feed, theme: client.session.theme, now: clock.now())
     }
 
     /// `id` may write: everything it is owed for one write, appended to `batch` (its close, if
@@ -157,7 +160,7 @@ package final class Switchboard {
     package func nextBatch(_ id: UInt64, into batch: inout [OutboundMessage]) {
         guard let client = clients[id] else { return }
         let feed: (any RoomFeed)? = client.relayed ?? client.session.room
-        clients[id]!.outbound.nextBatch(from: feed, theme: client.session.theme, now: clock.now(), into: &batch)
+        client.outbound.nextBatch(from: feed, theme: client.session.theme, now: clock.now(), into: &batch)
     }
 
     /// Whether `id`'s next write is its close.
