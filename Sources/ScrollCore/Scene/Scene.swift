@@ -225,31 +225,40 @@ public final class Scene {
     private func appendParts(of i: Int, theme: Theme, into layers: inout [Layer]) {
         var drawn = partDrawings.removeValue(forKey: theme.renderKey) ?? [:]
         defer { partDrawings[theme.renderKey] = drawn }
-        for (k, part) in widgets[i].parts.enumerated() {
+        let widget = widgets[i]
+        for (k, part) in widget.parts.enumerated() {
             let id = Self.partLayerID(widget: i, part: k)
-            let key = part.key(theme)
+            let key = part.key(for: theme)
             let list: DisplayList
             if let key, let hit = drawn[id], hit.key == key {
                 list = hit.list
             } else {
                 var fresh = DisplayList(reservingCapacity: 256)
-                part.render(&fresh, theme)
+                widget.renderPart(k, into: &fresh, theme: theme)
                 drawn[id] = key.map { ($0, fresh) }
                 list = fresh
             }
-            layers.append(
-                Layer(id: id, list: list, offset: part.offset, track: fitted(part.motion, cached: &partTracks[id])))
+            let track = fitted(part.motion, cached: &partTracks[id]) { widget.partPlan(k) }
+            layers.append(Layer(id: id, list: list, offset: part.offset, track: track))
         }
     }
 
     /// A motion's track, fitted when its key is new, else the one `cached` (which it updates).
     private func fitted(_ motion: LayerMotion?, cached: inout (key: DrawingKey, track: Track?)?) -> Track? {
+        fitted(motion.map { ($0.key, $0.axes) }, cached: &cached) { motion?.plan() }
+    }
+
+    /// The same for a motion known by its key and axes, its plan made only when the key is new.
+    private func fitted(
+        _ motion: (key: DrawingKey, axes: Track.Axes)?, cached: inout (key: DrawingKey, track: Track?)?,
+        plan: () -> MotionPlan?
+    ) -> Track? {
         guard let motion else {
             if cached != nil { cached = nil }
             return nil
         }
         if let hit = cached, hit.key == motion.key { return hit.track }
-        let track = motion.plan().flatMap { plan in
+        let track = plan().flatMap { plan in
             plan.keyframes.flatMap { Track(axes: motion.axes, keyframes: $0, wrap: plan.wrap) }
                 ?? TrackFitter.fit(
                     from: time, to: plan.end, breaks: plan.breaks, axes: motion.axes, wrap: plan.wrap,

@@ -162,6 +162,11 @@ public protocol Widget: AnyObject {
     /// columns); most widgets have none (`hasParts` false, and `parts` is not asked).
     var hasParts: Bool { get }
     var parts: [WidgetPart] { get }
+    /// Draws part `k` of `parts` for `theme`: asked only when its key for the theme is new.
+    func renderPart(_ k: Int, into list: inout DisplayList, theme: Theme)
+    /// Where part `k`'s offset goes while it moves on its own (`WidgetPart.motion`): asked only
+    /// when its motion's key is new; nil: it cannot say (no track).
+    func partPlan(_ k: Int) -> MotionPlan?
     /// Whether a pointer down on it stops what glides in its layer (a scroll view's catch).
     var catchesGlides: Bool { get }
     /// While a pointer holds it: how its layer follows that pointer (a page may predict it);
@@ -195,6 +200,8 @@ extension Widget {
     public var hasParts: Bool { false }
     public var catchesGlides: Bool { false }
     public var parts: [WidgetPart] { [] }
+    public func renderPart(_ k: Int, into list: inout DisplayList, theme: Theme) {}
+    public func partPlan(_ k: Int) -> MotionPlan? { nil }
     public var pointerFollow: PointerFollow? { nil }
     public var glideKey: Int? { nil }
     public func eventsAhead() -> [SceneEvent] { [] }
@@ -225,32 +232,37 @@ extension Widget {
         var list = DisplayList()
         render(into: &list, theme: theme)
         return [list]
-            + (hasParts ? parts : []).map { part in
+            + (hasParts ? parts : []).indices.map { k in
                 var list = DisplayList()
-                part.render(&list, theme)
+                renderPart(k, into: &list, theme: theme)
                 return list
             }
     }
 }
 
-/// One of a widget's layers after its main one (`Widget.parts`): drawn, reused, offset and put
-/// on a track by the scene as a widget's own layer is.
-public struct WidgetPart {
-    /// Everything its drawing for a theme depends on besides the theme's colours; nil: drawn
-    /// every frame. (A theme with reduced motion may draw it from other things.)
-    public var key: (Theme) -> DrawingKey?
+/// One of a widget's layers after its main one (`Widget.parts`): what the scene needs of it every
+/// frame, as values (no closure to make for each part each frame). Its drawing and its motion's
+/// plan are the widget's to make (`renderPart`, `partPlan`), asked only when a key is new.
+public struct WidgetPart: Sendable {
+    /// Everything its drawing depends on besides the theme's colours; nil: drawn every frame.
+    public var key: DrawingKey?
+    /// The same for a theme with reduced motion, which may draw it from other things.
+    public var reducedKey: DrawingKey?
     /// What its `scroll` ops translate by.
     public var offset: Point
-    public var motion: LayerMotion?
-    public var render: (inout DisplayList, Theme) -> Void
+    /// While it moves on its own: its motion's key and axes, as `LayerMotion`'s (the plan is
+    /// `Widget.partPlan`); nil: it stands still.
+    public var motion: (key: DrawingKey, axes: Track.Axes)?
 
     public init(
-        key: @escaping (Theme) -> DrawingKey?, offset: Point, motion: LayerMotion? = nil,
-        render: @escaping (inout DisplayList, Theme) -> Void
+        key: DrawingKey?, reducedKey: DrawingKey?, offset: Point, motion: (key: DrawingKey, axes: Track.Axes)? = nil
     ) {
         self.key = key
+        self.reducedKey = reducedKey
         self.offset = offset
         self.motion = motion
-        self.render = render
     }
+
+    /// Its key for `theme`.
+    public func key(for theme: Theme) -> DrawingKey? { theme.reducedMotion ? reducedKey : key }
 }

@@ -342,68 +342,78 @@ public final class DigitRoller: Widget {
     public var parts: [WidgetPart] {
         // Asked every frame: the digits worked out once for all the columns.
         let digits = RollerPlan.digits(of: number, count: rows.count)
+        let rowHeight = frame.height, now = now
         var place = 1
         return rows.indices.map { i in
             defer { place = place > Int.max / 10 ? Int.max : place * 10 }
-            return part(i, still: digits[i], place: place)
+            let row = rows[i], left = lefts[i], x = left.target
+            let shown = isShown(i, place: place)
+            let sliding = left.isAnimating(at: now)
+            // The strip is drawn where the column will stand and slid there while the columns
+            // re-lay (a new one grows in): the same drawing all the way.
+            return WidgetPart(
+                key: DrawingKey(shown ? 1 : 0, x, -1), reducedKey: DrawingKey(shown ? 1 : 0, x, Double(digits[i])),
+                offset: Point(x: left.value(at: now) - x, y: -row.value(at: now) * rowHeight),
+                motion: row.isAnimating(at: now) || sliding
+                    ? (DrawingKey(row.endTime, row.target, busyUntil, left.endTime), sliding ? .both : .y) : nil)
         }
     }
 
-    /// Column `i`, which shows `still` at rest and stands for `place` (10^i).
-    private func part(_ i: Int, still: Int, place: Int) -> WidgetPart {
-        let rowHeight = frame.height, row = rows[i], now = now
-        // Leading zeros are not drawn (a column is while it rolls, and from the units up).
-        let shown = i <= decimals || rollingTo >= place || row.value(at: now).truncatingRemainder(dividingBy: 10) != 0
-        let left = lefts[i], x = left.target
-        // The strip is drawn where the column will stand and slid there while the columns re-lay
-        // (a new one grows in): the same drawing all the way. Reduced motion draws the digit.
-        let key = { (theme: Theme) in DrawingKey(shown ? 1 : 0, x, theme.reducedMotion ? Double(still) : -1) }
-        let sliding = left.isAnimating(at: now)
-        let motion =
-            row.isAnimating(at: now) || sliding
-            ? LayerMotion(
-                key: DrawingKey(row.endTime, row.target, busyUntil, left.endTime), axes: sliding ? .both : .y
-            ) {
-                // The strip shows the same at y and y − 10 rows: its turns are one line on the page.
-                // Columns only ever slide right as they re-lay, so x stays in the wrap's (−10 rows, 0].
-                let path = row.unrolled(after: now, period: 10)
-                // Standing still, its roll is eased moves: sent as they are (x stays 0).
-                let keyframes =
-                    sliding
-                    ? nil
-                    : row.keyframes(after: now, period: 10)?.map {
-                        Track.Keyframe(time: $0.time, offset: Point(x: 0, y: -$0.offset.y * rowHeight), curve: $0.curve)
-                    }
-                return MotionPlan(
-                    breaks: (path.breaks + (sliding ? left.breaks(after: now) : [])).sorted(),
-                    end: max(row.endTime, left.endTime), wrap: Track.Wrap(upper: 0, period: 10 * rowHeight),
-                    keyframes: keyframes
-                ) {
-                    Point(x: left.value(at: $0) - x, y: -path.value($0) * rowHeight)
-                }
-            } : nil
-        let offset = Point(x: left.value(at: now) - x, y: -row.value(at: now) * rowHeight)
-        return WidgetPart(key: key, offset: offset, motion: motion) {
-            [self] list, theme in
-            guard shown else { return }
-            list.save()
-            list.clip(frame)
-            list.setFill(theme.text)
-            if theme.reducedMotion {
+    /// Whether column `i`, which stands for `place` (10^i), is drawn: leading zeros are not
+    /// (a column is while it rolls, and from the units up).
+    private func isShown(_ i: Int, place: Int) -> Bool {
+        i <= decimals || rollingTo >= place || rows[i].value(at: now).truncatingRemainder(dividingBy: 10) != 0
+    }
+
+    /// 10^i, or `Int.max` past it.
+    private static func place(of i: Int) -> Int {
+        var place = 1
+        for _ in 0..<i { place = place > Int.max / 10 ? Int.max : place * 10 }
+        return place
+    }
+
+    public func renderPart(_ k: Int, into list: inout DisplayList, theme: Theme) {
+        guard rows.indices.contains(k), isShown(k, place: Self.place(of: k)) else { return }
+        let x = lefts[k].target
+        list.save()
+        list.clip(frame)
+        list.setFill(theme.text)
+        if theme.reducedMotion {
+            let still = RollerPlan.digits(of: number, count: rows.count)[k]
+            list.text(
+                String(still), x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle, weight: .bold)
+        } else {
+            list.scroll()
+            // Row 10 is the bottom 0 (a turn ends there before it starts again at the top).
+            for r in 0...10 {
                 list.text(
-                    String(still), x: x, y: frame.midY, size: fontSize, align: .center, baseline: .middle,
-                    weight: .bold
-                )
-            } else {
-                list.scroll()
-                // Row 10 is the bottom 0 (a turn ends there before it starts again at the top).
-                for r in 0...10 {
-                    list.text(
-                        String(r % 10), x: x, y: frame.midY + Double(r) * rowHeight, size: fontSize, align: .center,
-                        baseline: .middle, weight: .bold)
-                }
+                    String(r % 10), x: x, y: frame.midY + Double(r) * frame.height, size: fontSize, align: .center,
+                    baseline: .middle, weight: .bold)
             }
-            list.restore()
+        }
+        list.restore()
+    }
+
+    public func partPlan(_ k: Int) -> MotionPlan? {
+        guard rows.indices.contains(k) else { return nil }
+        let rowHeight = frame.height, row = rows[k], left = lefts[k], x = left.target, now = now
+        let sliding = left.isAnimating(at: now)
+        // The strip shows the same at y and y − 10 rows: its turns are one line on the page.
+        // Columns only ever slide right as they re-lay, so x stays in the wrap's (−10 rows, 0].
+        let path = row.unrolled(after: now, period: 10)
+        // Standing still, its roll is eased moves: sent as they are (x stays 0).
+        let keyframes =
+            sliding
+            ? nil
+            : row.keyframes(after: now, period: 10)?.map {
+                Track.Keyframe(time: $0.time, offset: Point(x: 0, y: -$0.offset.y * rowHeight), curve: $0.curve)
+            }
+        return MotionPlan(
+            breaks: (path.breaks + (sliding ? left.breaks(after: now) : [])).sorted(),
+            end: max(row.endTime, left.endTime), wrap: Track.Wrap(upper: 0, period: 10 * rowHeight),
+            keyframes: keyframes
+        ) {
+            Point(x: left.value(at: $0) - x, y: -path.value($0) * rowHeight)
         }
     }
 }
