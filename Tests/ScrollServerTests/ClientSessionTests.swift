@@ -124,9 +124,13 @@ struct ClientSessionTests {
     }
 
     @Test(
-        "hover: no record, no echo; a tick while the dot waits. preferences: a full frame only when the theme changes")
+        "hover: no record, no echo; a tick while the dot waits, once someone else can see it. preferences: a full frame only when the theme changes"
+    )
     func hoverAndPreferences() {
         let session = joined()
+        // Alone in the room: its dot is drawn for nobody (a client never sees its own), no tick.
+        #expect(session.receive(ClientMessage.hover(at: Point(x: 4, y: 4), t: 1).encoded(), now: 1, rooms: rooms) == [])
+        _ = joined(id: 2)
         #expect(
             session.receive(ClientMessage.hover(at: Point(x: 5, y: 5), t: 1).encoded(), now: 1, rooms: rooms) == [.tick]
         )

@@ -101,9 +101,10 @@ struct SwitchboardCadenceTests {
     func roomsOwnPhase() throws {
         let h = try board(1, 2, room: "b")
         h.join(3, room: "a", scene: "carousel")
-        _ = h.read(3)
-        // Room a's client hovers after every tick (every glide is a track now; a dot moved by hover is
-        // drawn at the room's next tick), so room a has a frame to send every tick.
+        h.join(4, room: "a", scene: "carousel")
+        _ = (h.read(3), h.read(4))
+        // Room a's client 3 hovers after every tick (every glide is a track now; a dot moved by hover
+        // is drawn at the room's next tick, for client 4 to see), so room a has a frame to send every tick.
         var hovers = 0.0
         func hover() {
             hovers += 1
@@ -120,6 +121,7 @@ struct SwitchboardCadenceTests {
             let at = start + 0.007 + Double(k) / 60 + Self.jitter[k % Self.jitter.count] / 1000
             while h.fireTick(by: at) {
                 dotFrames += h.read(3).filter { $0.contains("#") }.map { _ in h.clock.now }
+                _ = h.read(4)
                 hover()
             }
             h.clock.advance(by: at - h.clock.now)

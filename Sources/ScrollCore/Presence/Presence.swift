@@ -89,7 +89,8 @@ public struct Presence: Sendable {
             list.fillRect(Rect(x: f.x, y: f.y + w, width: w, height: f.height - 2 * w))
             list.fillRect(Rect(x: f.x + f.width - w, y: f.y + w, width: w, height: f.height - 2 * w))
         }
-        for m in members.lazy.filter({ $0.cursor != nil }).prefix(Self.maxDots) {
+        // Alone, nobody would see a dot: a client never sees its own.
+        for m in members.lazy.filter({ $0.cursor != nil }).prefix(Self.maxDots) where members.count > 1 {
             guard let at = m.cursor else { continue }
             // Saved and restored inside the run: the page that skips it keeps the same state.
             list.owner(m.client)

@@ -84,7 +84,9 @@ package final class Room: RoomFeed {
     /// Follows `client`'s pointer for its dot. A pointer message's dot is drawn with the
     /// input's own frame; a hover's at the next tick (`needsTick`).
     package func track(_ message: ClientMessage, from client: String) {
-        guard presence.track(message, from: client) else { return }
+        // Alone, its dot is followed but not drawn (nobody else would see it): drawn once
+        // another client joins.
+        guard presence.track(message, from: client), presence.members.count > 1 else { return }
         dotsVersion &+= 1
         if case .hover = message { dotsMoved = true }
     }
