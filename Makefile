@@ -18,7 +18,7 @@ BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 BENCH_LOAD_PACKAGES := $(RUN_PACKAGES) libwebsockets-test-server
 CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run cluster deps-cluster bench-cluster test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench deps-bench-load clean
+.PHONY: run cluster deps-cluster bench-cluster bench-python test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench deps-bench-load clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -69,6 +69,14 @@ bench-load: deps-bench-load
 	swift build -c release --product widget-load
 	.build/release/widget-load suite --public Public
 	.build/release/widget-load peer --public Public
+
+# Input → frame against echo from an independent client (docs/BENCHMARKS.md, "Input → frame"):
+# Python's websockets (Debian's python3-websockets, so Debian's own python3) on a fresh release
+# server on a free loopback port; the ping at once and 1.1 ms after the move (~10 s).
+bench-python:
+	@./scripts/apt-install $(RUN_PACKAGES) python3-websockets
+	swift build -c release --product widget-server
+	/usr/bin/python3 scripts/latency-probe.py --server .build/release/widget-server
 
 # The cluster's table of docs/BENCHMARKS.md ("Cluster"): a nats-server and three release nodes on
 # loopback; one room's audience on one node against three, input → frame on a relay against the

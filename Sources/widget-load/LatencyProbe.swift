@@ -1,12 +1,17 @@
 /// Input-to-frame against echo on one connection, interleaved: a pointer move, the frame that
 /// the `applied` echo of its `t` comes right after, then a ping and its pong, then the next move.
-/// One thing is in flight at a time, so neither measurement queues behind the other.
+/// One thing is in flight at a time, so neither measurement queues behind the other. Each goes
+/// after the connection stood idle alike, half the pair's interval: a ping sent the moment the
+/// frame came found both processes still awake from the move, and was timed warm where every
+/// move is timed after an idle (docs/BENCHMARKS.md, "Input → frame").
 struct LatencyProbe {
     enum State: Equatable {
         /// Ready to send the next move once `pairInterval` has passed since the last one.
         case ready
         case moveQueued
         case awaitingApplied(t: Double)
+        /// The move's frame came: the ping goes once `pingDelay` has passed since the move.
+        case pingDue
         case pingQueued
         case awaitingPong(t: Double)
     }
@@ -15,6 +20,8 @@ struct LatencyProbe {
     static let y = 214.0
     /// Two messages per pair; the server admits 1,000 a second per client (docs/PROTOCOL.md).
     static let pairInterval = 2.2
+    /// A ping goes this long after its move, so that both come after the same idle (ms).
+    static let pingDelay = pairInterval / 2
     /// A step that got no answer in this long is given up (counted as lost).
     static let timeout = 1000.0
 
@@ -36,7 +43,7 @@ struct LatencyProbe {
 
     /// Whether to queue a move now (times in ms on the generator's clock).
     mutating func wantsMove(now: Double) -> Bool {
-        if state != .ready, state != .moveQueued, state != .pingQueued, now - since > Self.timeout {
+        if state != .ready, state != .moveQueued, state != .pingDue, state != .pingQueued, now - since > Self.timeout {
             lost += 1
             state = .ready
         }
@@ -55,11 +62,16 @@ struct LatencyProbe {
     /// A frame arrived at `now` (ms).
     mutating func frame(now: Double) { lastFrame = now }
 
-    /// The echo of `t` arrived, right after the frame that shows it; true when that was the move
-    /// being timed (queue the ping next).
-    mutating func applied(t: Double) -> Bool {
-        guard case .awaitingApplied(let sent) = state, sent == t, lastFrame >= sent else { return false }
+    /// The echo of `t` arrived, right after the frame that shows it: timed, if it was the move's.
+    mutating func applied(t: Double) {
+        guard case .awaitingApplied(let sent) = state, sent == t, lastFrame >= sent else { return }
         inputToFrame.append(lastFrame - t)
+        state = .pingDue
+    }
+
+    /// Whether to queue the ping now (`pingDelay` after its move).
+    mutating func wantsPing(now: Double) -> Bool {
+        guard state == .pingDue, now - lastMove >= Self.pingDelay else { return false }
         state = .pingQueued
         return true
     }

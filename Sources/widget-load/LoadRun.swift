@@ -164,6 +164,7 @@ final class LoadRun: ClientSocketsDelegate {
                 }
             }
         case .drag:
+            if probe.wantsPing(now: now * 1000) { send(0, .ping) }
             if phase == .window, probe.wantsMove(now: now * 1000) { send(0, .probeMove) }
         case .mirror:
             let due = Int((now - scriptStart) * options.messageRate)
@@ -292,7 +293,7 @@ final class LoadRun: ClientSocketsDelegate {
         case "welcome":
             peers[index].joined = true
         case "applied" where index == 0:
-            if let t = message.t, probe.applied(t: t) { send(0, .ping) }
+            if let t = message.t { probe.applied(t: t) }
         case "pong" where index == 0:
             if let t = message.t { probe.pong(t: t, now: lastByte * 1000) }
         case "error":

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Input to frame against echo on one connection, from a client that shares no code with the
+server: Python's `websockets` (Debian's python3-websockets). It holds the ruler of a room and, as
+widget-load's probe does, sends a pointer move, times the frame that the `applied` echo of its
+`t` comes straight after, then a ping and its pong (docs/BENCHMARKS.md, "Input → frame").
+
+--ping-after MS [MS ...] waits that long after the move before its ping, one run each (default
+0 and 1.1). A move comes after the connection stood idle most of the pair's interval (2.2 ms); a
+ping sent at once after the frame finds both processes still awake from the move, and is timed
+warm. Half the interval (1.1, as widget-load does) puts both after the same idle.
+
+--server BIN starts BIN on a free loopback port (`--state none --public Public`) for the runs and
+stops it after; else --url names a running one. Loopback only; bounded by --samples and
+--seconds; stops by itself.
+"""
+
+import argparse
+import asyncio
+import json
+import re
+import signal
+import statistics
+import subprocess
+import time
+
+import websockets
+
+
+async def probe(url, protocol, room, samples, seconds, gap_ms, ping_after_ms):
+    async with websockets.connect(url, subprotocols=["scroll-widgets"], max_size=1 << 22) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": protocol, "room": room, "scene": "ruler"}))
+        while True:
+            m = await ws.recv()
+            if isinstance(m, bytes):
+                break  # the first frame: the room is ours
+            if json.loads(m).get("type") == "error":
+                raise SystemExit("refused: " + m)
+        x = 250.0
+        await ws.send(json.dumps({"type": "pointer", "phase": "down", "id": 1, "x": x, "y": 214, "t": 0}))
+        to_frame, echo = [], []
+        deadline = time.monotonic() + seconds
+        step = 0
+        next_move = time.monotonic() * 1000
+        while len(echo) < samples and time.monotonic() < deadline:
+            # Moves `gap_ms` apart, as widget-load's: each after the pong of the one before.
+            wait = next_move - time.monotonic() * 1000
+            if wait > 0:
+                await asyncio.sleep(wait / 1000)
+            step += 1
+            phase = step % 200
+            x = 150 + (phase if phase < 100 else 200 - phase)
+            t = time.monotonic() * 1000
+            next_move = t + gap_ms
+            await ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 214, "t": t}))
+            last_frame = None
+            while True:
+                m = await ws.recv()
+                now = time.monotonic() * 1000
+                if isinstance(m, bytes):
+                    last_frame = now
+                    continue
+                msg = json.loads(m)
+                if msg.get("type") == "applied" and msg.get("t") == t:
+                    break
+            if last_frame is None:
+                continue
+            wait = ping_after_ms / 1000 - (time.monotonic() * 1000 - t) / 1000
+            if wait > 0:
+                await asyncio.sleep(wait)
+            p = time.monotonic() * 1000
+            await ws.send(json.dumps({"type": "ping", "t": p}))
+            while True:
+                m = await ws.recv()
+                if isinstance(m, str):
+                    msg = json.loads(m)
+                    if msg.get("type") == "pong" and msg.get("t") == p:
+                        echo.append(time.monotonic() * 1000 - p)
+                        break
+            to_frame.append(last_frame - t)
+        return to_frame, echo
+
+
+def start_server(binary):
+    """`binary` on a free loopback port; returns the process and its ws:// URL."""
+    proc = subprocess.Popen(
+        [binary, "--host", "127.0.0.1", "--port", "0", "--state", "none", "--public", "Public",
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    for line in proc.stdout:
+        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+        if m:
+            return proc, "ws://127.0.0.1:%s/ws" % m.group(1)
+        if time.monotonic() > deadline:
+            break
+    proc.kill()
+    raise SystemExit("the server did not say where it listens")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--url", help="ws://127.0.0.1:PORT/ws (loopback only)")
+    where.add_argument("--server", help="a widget-server binary to start for the runs")
+    ap.add_argument("--room", default="python-probe")
+    ap.add_argument("--protocol", type=int, default=10, help="the protocol version to say hello with")
+    ap.add_argument("--samples", type=int, default=2000)
+    ap.add_argument("--seconds", type=float, default=20, help="at most this long a run")
+    ap.add_argument("--gap", type=float, default=2.2, help="ms from a move to the next (default 2.2, as widget-load)")
+    ap.add_argument("--ping-after", type=float, nargs="+", default=[0, 1.1],
+                    help="ms from a move to its ping, one run each (default 0 1.1)")
+    a = ap.parse_args()
+    proc = None
+    url = a.url
+    if a.server:
+        proc, url = start_server(a.server)
+    host = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        raise SystemExit("loopback only: " + host)
+    try:
+        for i, after in enumerate(a.ping_after):
+            to_frame, echo = asyncio.run(
+                probe(url, a.protocol, "%s-%d" % (a.room, i), a.samples, a.seconds, a.gap, after))
+            f, e = statistics.median(to_frame), statistics.median(echo)
+            print(json.dumps({"pingAfterMs": after, "samples": len(echo), "inputToFrameMs": round(f, 4),
+                              "echoMs": round(e, 4), "ratio": round(f / e, 3)}), flush=True)
+    finally:
+        if proc:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
