@@ -3,6 +3,11 @@ import PackageDescription
 
 // Builds and is tested on Linux only (Debian 12, Swift 6.3, libwebsockets-dev, libsqlite3-dev and
 // libnats-dev through pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
+// Release builds leave out the runtime's exclusivity checks, which were a tenth of the input
+// path's time (docs/BENCHMARKS.md, "Input → frame"); debug builds, which every test run, the
+// sanitizers' included, uses, keep them.
+let releaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "ScrollWidgets",
     products: [
@@ -37,7 +42,7 @@ let package = Package(
             providers: [.apt(["libnats-dev"])]
         ),
         // Pure, deterministic core: no clock, no I/O.
-        .target(name: "ScrollCore"),
+        .target(name: "ScrollCore", swiftSettings: releaseSettings),
         // libwebsockets bridge, rooms, frame clock.
         .target(
             name: "ScrollServer",
@@ -46,7 +51,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]
+            ],
+            swiftSettings: releaseSettings
         ),
         // NATS for the cluster: connection, subjects, JetStream key-value buckets (generic, no rooms).
         .target(name: "NATSClient", dependencies: ["CNATS"]),
