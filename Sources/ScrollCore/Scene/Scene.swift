@@ -27,14 +27,23 @@ public final class Scene {
     /// Changes whenever a pointer starts or stops holding a widget (not as it moves): what
     /// `holders` lists is the same while it stands (a room redraws its outlines only then).
     public private(set) var holdersVersion = 0
-    /// Per theme (and motion preference), each widget's last list and the key it was drawn for.
-    private var drawings: [String: [(key: DrawingKey, list: DisplayList)?]] = [:]
+    /// Per theme (and motion preference), each widget's last list and the key it was drawn for,
+    /// and its parts' likewise.
+    private var drawings: [String: Drawn] = [:]
+    private struct Drawn {
+        var widgets: [(key: DrawingKey, list: DisplayList)?]
+        /// By widget, then part.
+        var parts: [[(key: DrawingKey, list: DisplayList)?]]
+        init(count: Int) {
+            widgets = Array(repeating: nil, count: count)
+            parts = Array(repeating: [], count: count)
+        }
+    }
     private var pendingEvents: [SceneEvent] = []
     /// Each widget's track and the motion it was fitted to (`Widget.layerMotion`'s key), by index.
     private var tracks: [(key: DrawingKey, track: Track?)?] = []
-    /// The same for widgets' parts (`Widget.parts`), by layer id: per theme, and their tracks.
-    private var partDrawings: [String: [UInt16: (key: DrawingKey, list: DisplayList)]] = [:]
-    private var partTracks: [UInt16: (key: DrawingKey, track: Track?)] = [:]
+    /// The same for widgets' parts (`Widget.parts`), by widget, then part.
+    private var partTracks: [[(key: DrawingKey, track: Track?)?]] = []
 
     /// Its random numbers; the server reseeds a new room's and records the seed.
     public let dice: Dice
@@ -156,7 +165,6 @@ public final class Scene {
     func forgetDrawings() {
         drawings.removeAll()
         tracks.removeAll()
-        partDrawings.removeAll()
         partTracks.removeAll()
     }
 
@@ -202,44 +210,51 @@ public final class Scene {
         layers.append(Layer(id: 0, list: background))
         // Taken out and put back once: a lookup by theme name per widget cost a hash each.
         let cache = theme.renderKey
-        var drawn = drawings.removeValue(forKey: cache) ?? Array(repeating: nil, count: widgets.count)
+        var drawn = drawings.removeValue(forKey: cache) ?? Drawn(count: widgets.count)
         defer { drawings[cache] = drawn }
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey(for: theme)
             let list: DisplayList
-            if let key, let hit = drawn[i], hit.key == key {
+            if let key, let hit = drawn.widgets[i], hit.key == key {
                 list = hit.list
             } else {
                 var fresh = DisplayList(reservingCapacity: 1024)
                 w.render(into: &fresh, theme: theme)
-                drawn[i] = key.map { ($0, fresh) }
+                drawn.widgets[i] = key.map { ($0, fresh) }
                 list = fresh
             }
             layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset, track: track(of: i)))
-            if w.hasParts { appendParts(of: i, theme: theme, into: &layers) }
+            if w.hasParts { appendParts(of: i, theme: theme, drawn: &drawn.parts[i], into: &layers) }
         }
         return layers
     }
 
     /// Widget `i`'s parts' layers, after its own, drawn and fitted as a widget's layer is.
-    private func appendParts(of i: Int, theme: Theme, into layers: inout [Layer]) {
-        var drawn = partDrawings.removeValue(forKey: theme.renderKey) ?? [:]
-        defer { partDrawings[theme.renderKey] = drawn }
+    private func appendParts(
+        of i: Int, theme: Theme, drawn: inout [(key: DrawingKey, list: DisplayList)?], into layers: inout [Layer]
+    ) {
         let widget = widgets[i]
-        for (k, part) in widget.parts.enumerated() {
-            let id = Self.partLayerID(widget: i, part: k)
+        let parts = widget.parts
+        // A widget may grow parts (a roller's columns); one that had more keeps their entries,
+        // which their keys still check.
+        if drawn.count < parts.count { drawn += Array(repeating: nil, count: parts.count - drawn.count) }
+        if partTracks.count != widgets.count { partTracks = Array(repeating: [], count: widgets.count) }
+        if partTracks[i].count < parts.count {
+            partTracks[i] += Array(repeating: nil, count: parts.count - partTracks[i].count)
+        }
+        for (k, part) in parts.enumerated() {
             let key = part.key(for: theme)
             let list: DisplayList
-            if let key, let hit = drawn[id], hit.key == key {
+            if let key, let hit = drawn[k], hit.key == key {
                 list = hit.list
             } else {
                 var fresh = DisplayList(reservingCapacity: 256)
                 widget.renderPart(k, into: &fresh, theme: theme)
-                drawn[id] = key.map { ($0, fresh) }
+                drawn[k] = key.map { ($0, fresh) }
                 list = fresh
             }
-            let track = fitted(part.motion, cached: &partTracks[id]) { widget.partPlan(k) }
-            layers.append(Layer(id: id, list: list, offset: part.offset, track: track))
+            let track = fitted(part.motion, cached: &partTracks[i][k]) { widget.partPlan(k) }
+            layers.append(Layer(id: Self.partLayerID(widget: i, part: k), list: list, offset: part.offset, track: track))
         }
     }
 
