@@ -17,6 +17,39 @@ struct JSONParserTests {
         #expect(parse("[]") == .array([]) && parse("{}") == .object([]) && parse("7") == 7)
     }
 
+    @Test("every number is the double its text names, bit for bit, as Double's own parser reads it")
+    func numbersExactly() throws {
+        var texts = [
+            "0", "-0", "0.0", "-0.0", "5", "0.5", "250.5", "1234.5625", "0.1", "0.2", "0.3", "2543.1999999880791",
+            "123456789012345", "1234567890123456", "9007199254740993", "0.000001234", "1e22", "1e23", "-1e-22",
+            "1.5e-300", "1e400", "-1e400", "4.9e-324", "1e-400", "999999999999999.9", "0.1e1", "100e-2",
+            "17976931348623157e292", "2.2250738585072014e-308", "314159265358979e-14",
+        ]
+        // Page-shaped numbers (coordinates, timestamps) and random ones of every length and exponent.
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let int = String(
+                UInt64.random(in: 0...UInt64.max, using: &rng)
+                    % [10, 1_000, 1_000_000, 1 << 53, .max][
+                        Int.random(in: 0..<5, using: &rng)])
+            let fraction =
+                Int.random(in: 0..<4, using: &rng) == 0
+                ? ""
+                : "."
+                    + String(UInt64.random(in: 0...(1 << 60), using: &rng)).prefix(Int.random(in: 1...18, using: &rng))
+            let exponent = Int.random(in: 0..<3, using: &rng) == 0 ? "e\(Int.random(in: -40...40, using: &rng))" : ""
+            texts.append((Bool.random(using: &rng) ? "-" : "") + int + fraction + exponent)
+        }
+        for text in texts {
+            let expected = try #require(Double(text), "\(text)")
+            guard case .number(let d) = try JSONParser.parse(text) else {
+                Issue.record("\(text) is not a number")
+                continue
+            }
+            #expect(d.bitPattern == expected.bitPattern, "\(text): \(d) where Double reads \(expected)")
+        }
+    }
+
     @Test("escapes, surrogate pairs, and a lone surrogate as U+FFFD")
     func strings() {
         #expect(parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))

@@ -133,23 +133,46 @@ public enum JSONParser {
         /// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
         mutating func number() throws(Failure) -> Double {
             let start = at
-            if at < bytes.count, bytes[at] == UInt8(ascii: "-") { at += 1 }
+            let negative = at < bytes.count && bytes[at] == UInt8(ascii: "-")
+            if negative { at += 1 }
             guard at < bytes.count, isDigit(bytes[at]) else { throw fail() }
+            // The digits as an integer while it stays exact (`significant` past leading zeros).
+            var mantissa: UInt64 = 0, significant = 0, fraction = 0
             if bytes[at] == UInt8(ascii: "0") {
                 at += 1
             } else {
-                digits()
+                digits(into: &mantissa, &significant)
             }
             if at < bytes.count, bytes[at] == UInt8(ascii: ".") {
                 at += 1
                 guard at < bytes.count, isDigit(bytes[at]) else { throw fail() }
-                digits()
+                let before = at
+                digits(into: &mantissa, &significant)
+                fraction = at - before
             }
+            var exponent = 0
             if at < bytes.count, bytes[at] | 0x20 == UInt8(ascii: "e") {
                 at += 1
-                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") { at += 1 }
+                var sign = 1
+                if at < bytes.count, bytes[at] == UInt8(ascii: "+") || bytes[at] == UInt8(ascii: "-") {
+                    if bytes[at] == UInt8(ascii: "-") { sign = -1 }
+                    at += 1
+                }
                 guard at < bytes.count, isDigit(bytes[at]) else { throw fail() }
-                digits()
+                while at < bytes.count, isDigit(bytes[at]) {
+                    exponent = min(exponent * 10 + Int(bytes[at] - UInt8(ascii: "0")), 100_000)
+                    at += 1
+                }
+                exponent *= sign
+            }
+            // Clinger's fast path: an integer of at most 15 digits and a power of ten of at most
+            // 22 are both exact doubles, and one multiplication or division of exact doubles is
+            // rounded correctly, so this is the double the text names (as Double's parser gives).
+            let power = exponent - fraction
+            if significant <= 15, power >= -22, power <= 22 {
+                let m = Double(mantissa)
+                let d = power < 0 ? m / Self.powersOfTen[-power] : m * Self.powersOfTen[power]
+                return negative ? -d : d
             }
             // The grammar above is a subset of what Double's parser takes; it never fails here.
             guard let d = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self))
@@ -157,7 +180,23 @@ public enum JSONParser {
             return d
         }
 
-        mutating func digits() { while at < bytes.count, isDigit(bytes[at]) { at += 1 } }
+        /// 1e0 … 1e22: every one an exact double.
+        static let powersOfTen: [Double] = [
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+            1e19, 1e20, 1e21, 1e22,
+        ]
+
+        /// Digits, added to `mantissa` while `significant` (digits past leading zeros) is at most 15.
+        mutating func digits(into mantissa: inout UInt64, _ significant: inout Int) {
+            while at < bytes.count, isDigit(bytes[at]) {
+                if significant > 0 || bytes[at] != UInt8(ascii: "0") {
+                    significant += 1
+                    if significant <= 15 { mantissa = mantissa * 10 + UInt64(bytes[at] - UInt8(ascii: "0")) }
+                }
+                at += 1
+            }
+        }
+
         func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
         mutating func string() throws(Failure) -> String {
