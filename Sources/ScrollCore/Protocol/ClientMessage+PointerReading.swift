@@ -40,24 +40,23 @@ extension JSONParser.Reader {
             guard at < bytes.count, bytes[at] == UInt8(ascii: ":") else { throw Elsewhere() }
             at += 1
             skipSpace()
-            let bit = Self.bits[name] ?? 0
+            let bit = Self.bit(of: name)
             if bit == 0 || seen & bit != 0 {
                 try skip()
                 continue
             }
             seen |= bit
-            switch name {
-            case "type":
+            switch bit {
+            case Self.typeBit:
                 // Any other type is `parse`'s at once (the first `type` is the one that counts).
                 guard try text() == "pointer" else { throw Elsewhere() }
-            case "phase": phase = try given(FieldRules.pointerPhase.validate(text()))
-            case "id": id = try given(FieldRules.pointerID.validate(number()))
-            case "pointerType": pointerType = try given(FieldRules.pointerType.validate(text()))
-            case "x": x = try given(FieldRules.coordinate.validate(number()))
-            case "y": y = try given(FieldRules.coordinate.validate(number()))
-            case "t": t = try given(FieldRules.clientTime.validate(number()))
-            case "coalesced": coalesced = try samples()
-            default: try skip()
+            case 2: phase = try given(FieldRules.pointerPhase.validate(text()))
+            case 4: id = try given(FieldRules.pointerID.validate(number()))
+            case 8: pointerType = try given(FieldRules.pointerType.validate(text()))
+            case 16: x = try given(FieldRules.coordinate.validate(number()))
+            case 32: y = try given(FieldRules.coordinate.validate(number()))
+            case 64: t = try given(FieldRules.clientTime.validate(number()))
+            default: coalesced = try samples()
             }
         } while try comma()
         guard seen & Self.typeBit != 0, let phase, let id, let x, let y, let t else { throw Elsewhere() }
@@ -66,11 +65,22 @@ extension JSONParser.Reader {
         return .pointer(.init(phase: phase, id: id, pointerType: pointerType ?? "mouse", samples: samples))
     }
 
-    /// The names `pointer` reads, a bit each.
+    /// The names `pointer` reads, a bit each (0: another name). A switch, not a table: the names
+    /// are short, and hashing each one cost more than comparing it.
     private static let typeBit: UInt8 = 1
-    private static let bits: [String: UInt8] = [
-        "type": typeBit, "phase": 2, "id": 4, "pointerType": 8, "x": 16, "y": 32, "t": 64, "coalesced": 128,
-    ]
+    private static func bit(of name: String) -> UInt8 {
+        switch name {
+        case "type": typeBit
+        case "phase": 2
+        case "id": 4
+        case "pointerType": 8
+        case "x": 16
+        case "y": 32
+        case "t": 64
+        case "coalesced": 128
+        default: 0
+        }
+    }
 
     /// `value`, or `parse` decides (it words the error).
     private func given<T>(_ value: T?) throws -> T {

@@ -254,7 +254,8 @@ public final class Scene {
                 list = fresh
             }
             let track = fitted(part.motion, cached: &partTracks[i][k]) { widget.partPlan(k) }
-            layers.append(Layer(id: Self.partLayerID(widget: i, part: k), list: list, offset: part.offset, track: track))
+            layers.append(
+                Layer(id: Self.partLayerID(widget: i, part: k), list: list, offset: part.offset, track: track))
         }
     }
 
