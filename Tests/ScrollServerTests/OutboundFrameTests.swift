@@ -57,6 +57,25 @@ struct OutboundFrameTests {
         #expect(drain(&q, room: room) == ["bin:delta#4", #"{"type":"applied","t":20}"#])
     }
 
+    @Test("each echo says the follow of its own input: the same while a drag lasts, another after, none once let go")
+    func echoSaysItsFollow() {
+        let room = FakeRoom(seq: 1)
+        var q = caughtUp(room)
+        let ruler = LayerFollow(layer: 2, follow: PointerFollow(axis: .x, ratio: 1, range: (-1_234.5)...(-434.5)))
+        let dial = LayerFollow(layer: 5, follow: PointerFollow(axis: .y, ratio: -1, range: 0...300))
+        var seq: UInt32 = 1
+        for (t, follow) in [(10.0, ruler), (12.0, ruler), (14.0, dial), (16.0, nil), (18.0, ruler)] {
+            q.noteApplied(t: t, follow: follow, receivedAt: 0)
+            seq += 1
+            room.show(seq: seq)
+            let field = follow.map {
+                #","follow":{"layer":\#($0.layer),"axis":"\#($0.follow.axis.rawValue)","ratio":\#(JSONValue.format($0.follow.ratio)),"min":\#(JSONValue.format($0.follow.range.lowerBound)),"max":\#(JSONValue.format($0.follow.range.upperBound))}"#
+            }
+            #expect(
+                drain(&q, room: room).last == #"{"type":"applied","t":\#(JSONValue.format(t))"# + (field ?? "") + "}")
+        }
+    }
+
     @Test("the echo comes straight after its frame, before anything queued meanwhile")
     func echoFollowsItsFrame() {
         let room = FakeRoom(seq: 1)

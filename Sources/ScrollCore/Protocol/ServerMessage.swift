@@ -43,26 +43,29 @@ public enum ServerMessage {
     /// Sent after every input's frame: written straight out, as `message` writes it (the names
     /// need no escaping), without building its JSON first.
     public static func applied(t: Double, follow: LayerFollow? = nil) -> String {
+        applied(t: t, followField: follow.map(appliedFollowField))
+    }
+
+    /// `applied` with its `follow` field written already (`appliedFollowField`): a drag's every
+    /// move says the same follow, and a sender keeps its text instead of writing four numbers
+    /// again each move.
+    public static func applied(t: Double, followField: String?) -> String {
         // Room for all of it at once: grown append by append, it was 4 of a move's allocations.
         var s = ""
-        s.reserveCapacity(follow == nil ? 48 : 160)
+        s.reserveCapacity(32 + (followField?.utf8.count ?? 0))
         s += #"{"type":"applied","t":"#
         s += JSONValue.format(t)
-        if let follow {
-            s += #","follow":{"layer":"#
-            s += JSONValue.format(Double(follow.layer))
-            s += #","axis":""#
-            s += follow.follow.axis.rawValue
-            s += #"","ratio":"#
-            s += JSONValue.format(follow.follow.ratio)
-            s += #","min":"#
-            s += JSONValue.format(follow.follow.range.lowerBound)
-            s += #","max":"#
-            s += JSONValue.format(follow.follow.range.upperBound)
-            s += "}"
-        }
+        if let followField { s += followField }
         s += "}"
         return s
+    }
+
+    /// `,"follow":{…}`, as `applied` writes it.
+    public static func appliedFollowField(_ follow: LayerFollow) -> String {
+        #","follow":{"layer":"# + JSONValue.format(Double(follow.layer)) + #","axis":""#
+            + follow.follow.axis.rawValue + #"","ratio":"# + JSONValue.format(follow.follow.ratio) + #","min":"#
+            + JSONValue.format(follow.follow.range.lowerBound) + #","max":"#
+            + JSONValue.format(follow.follow.range.upperBound) + "}"
     }
 
     public static func pong(t: Double) -> String {

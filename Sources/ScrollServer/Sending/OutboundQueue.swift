@@ -83,6 +83,8 @@ package struct OutboundQueue {
     /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
     /// round trip plus drawing). Its text is made then too, not before the frame.
     private var echoOfSentFrame: (t: Double, follow: LayerFollow?)?
+    /// The last `follow` echoed, and its field as `applied` writes it.
+    private var lastFollowField: (follow: LayerFollow, text: String)?
     /// Whether the last message written was a frame (frames and the rest take turns).
     private var lastWasFrame = false
     /// Whether any frame was ever written: only the very first waits for semantics and presence
@@ -249,7 +251,7 @@ package struct OutboundQueue {
         // Straight after its frame: the page times the frame it has just received.
         if let echo = echoOfSentFrame {
             echoOfSentFrame = nil
-            return .write(payload(ServerMessage.applied(t: echo.t, follow: echo.follow)), .text)
+            return .write(payload(ServerMessage.applied(t: echo.t, followField: followField(echo.follow))), .text)
         }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {
@@ -314,6 +316,15 @@ package struct OutboundQueue {
         guard let room else { return false }
         return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion
             || room.frame(theme: theme).seq != frameSeq
+    }
+
+    /// `follow`'s field in `applied`, written once while it stays the same (a drag's).
+    private mutating func followField(_ follow: LayerFollow?) -> String? {
+        guard let follow else { return nil }
+        if let written = lastFollowField, written.follow == follow { return written.text }
+        let text = ServerMessage.appliedFollowField(follow)
+        lastFollowField = (follow, text)
+        return text
     }
 
     private mutating func payload(_ text: String) -> SharedPayload {
