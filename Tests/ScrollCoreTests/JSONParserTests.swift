@@ -24,6 +24,9 @@ struct JSONParserTests {
             "123456789012345", "1234567890123456", "9007199254740993", "0.000001234", "1e22", "1e23", "-1e-22",
             "1.5e-300", "1e400", "-1e400", "4.9e-324", "1e-400", "999999999999999.9", "0.1e1", "100e-2",
             "17976931348623157e292", "2.2250738585072014e-308", "314159265358979e-14",
+            // An exponent past any cap, brought back by a fraction as long as it: 1e900008, infinite.
+            "0." + String(repeating: "0", count: 99_990) + "1e999999", "1e1099511627776", "1e-1099511627776",
+            "0." + String(repeating: "0", count: 30) + "1e1099511627790",
         ]
         // Page-shaped numbers (coordinates, timestamps) and random ones of every length and exponent.
         var rng = SystemRandomNumberGenerator()

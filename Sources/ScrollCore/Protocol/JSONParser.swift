@@ -160,7 +160,7 @@ public enum JSONParser {
                 }
                 guard at < bytes.count, isDigit(bytes[at]) else { throw fail() }
                 while at < bytes.count, isDigit(bytes[at]) {
-                    exponent = min(exponent * 10 + Int(bytes[at] - UInt8(ascii: "0")), 100_000)
+                    exponent = min(exponent * 10 + Int(bytes[at] - UInt8(ascii: "0")), Self.exponentCap)
                     at += 1
                 }
                 exponent *= sign
@@ -169,7 +169,8 @@ public enum JSONParser {
             // 22 are both exact doubles, and one multiplication or division of exact doubles is
             // rounded correctly, so this is the double the text names (as Double's parser gives).
             let power = exponent - fraction
-            if significant <= 15, power >= -22, power <= 22 {
+            // A capped exponent stands for a larger one: its power is not known (Double's parser reads it).
+            if significant <= 15, power >= -22, power <= 22, abs(exponent) < Self.exponentCap {
                 let m = Double(mantissa)
                 let d = power < 0 ? m / Self.powersOfTen[-power] : m * Self.powersOfTen[power]
                 return negative ? -d : d
@@ -180,6 +181,8 @@ public enum JSONParser {
             return d
         }
 
+        /// Beyond any double's exponent, however many digits the number has before it.
+        static let exponentCap = 1 << 40
         /// 1e0 … 1e22: every one an exact double.
         static let powersOfTen: [Double] = [
             1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
