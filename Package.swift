@@ -5,7 +5,8 @@ import PackageDescription
 // libnats-dev through pkg-config, Glibc); no Apple platform is claimed, so `platforms` names none.
 // Release builds leave out the runtime's exclusivity checks, which were a tenth of the input
 // path's time (docs/BENCHMARKS.md, "Input → frame"); debug builds, which every test run, the
-// sanitizers' included, uses, keep them.
+// sanitizers' included, uses, keep them. (Unsafe flags keep this package from being a versioned
+// dependency of another; the benchmarks' package takes it by path, which SwiftPM allows.)
 let releaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
 let package = Package(

@@ -68,8 +68,9 @@ struct OutboundFrameTests {
             q.noteApplied(t: t, follow: follow, receivedAt: 0)
             seq += 1
             room.show(seq: seq)
-            let field = follow.map {
-                #","follow":{"layer":\#($0.layer),"axis":"\#($0.follow.axis.rawValue)","ratio":\#(JSONValue.format($0.follow.ratio)),"min":\#(JSONValue.format($0.follow.range.lowerBound)),"max":\#(JSONValue.format($0.follow.range.upperBound))}"#
+            let field = follow.map { f in
+                #","follow":{"layer":\#(f.layer),"axis":"\#(f.follow.axis.rawValue)","ratio":\#(JSONValue.format(f.follow.ratio)),"#
+                    + #""min":\#(JSONValue.format(f.follow.range.lowerBound)),"max":\#(JSONValue.format(f.follow.range.upperBound))}"#
             }
             #expect(
                 drain(&q, room: room).last == #"{"type":"applied","t":\#(JSONValue.format(t))"# + (field ?? "") + "}")

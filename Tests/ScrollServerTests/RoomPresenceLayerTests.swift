@@ -30,6 +30,20 @@ import Testing
     }
 
     @Test(
+        "alone, a client's dot is followed but drawn for nobody; once another joins it shows, and goes when they leave")
+    func loneDot() throws {
+        room.join("c1")
+        room.track(.hover(at: Point(x: 40, y: 500), t: 0.1), from: "c1")
+        _ = room.advance(now: 0.1)
+        #expect(try shown() == [])
+        room.join("c2")
+        let dot = try shown()
+        #expect(dot.count > 0 && dot == fresh())
+        _ = room.leave("c2", now: 0.2)
+        #expect(try shown() == [])
+    }
+
+    @Test(
         "an outline when a widget is taken, kept while it is dragged, gone when it is let go; a hover dot drawn where it moved"
     )
     func redrawnWhenItChanges() throws {

@@ -102,7 +102,9 @@ public struct FrameEncoder: Sendable {
 
     public init() {}
 
+    /// `layers`' ids are unique (a scene's are: docs/PROTOCOL.md, "Layers").
     public mutating func encode(_ layers: [Layer], time: Double) -> EncodedFrame {
+        assert(Set(layers.map(\.id)).count == layers.count, "a layer id twice in one frame")
         seq &+= 1
         var delta = Self.header(seq: seq, flags: FrameFormat.flagDelta, time: time, count: layers.count)
         var changed = 0, kept = 0

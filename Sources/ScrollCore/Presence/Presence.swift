@@ -77,11 +77,12 @@ public struct Presence: Sendable {
     }
 
     /// The presence layer: an outline just inside each held widget's frame in its holder's
-    /// colour (when the room is shared: alone, whose it is goes without saying), then each
-    /// client's dot (at most `maxDots`), owned by that client.
+    /// colour, then each client's dot (at most `maxDots`), owned by that client. Only when the
+    /// room is shared: alone, whose it is goes without saying, and a client never sees its own dot.
     public func render(holders: [(frame: Rect, client: String)], into list: inout DisplayList) {
+        guard members.count > 1 else { return }
         let w = Self.outlineWidth
-        for (f, client) in holders where members.count > 1 {
+        for (f, client) in holders {
             guard let color = color(of: client) else { continue }
             list.setFill(color)
             list.fillRect(Rect(x: f.x, y: f.y, width: f.width, height: w))
@@ -89,8 +90,7 @@ public struct Presence: Sendable {
             list.fillRect(Rect(x: f.x, y: f.y + w, width: w, height: f.height - 2 * w))
             list.fillRect(Rect(x: f.x + f.width - w, y: f.y + w, width: w, height: f.height - 2 * w))
         }
-        // Alone, nobody would see a dot: a client never sees its own.
-        for m in members.lazy.filter({ $0.cursor != nil }).prefix(Self.maxDots) where members.count > 1 {
+        for m in members.lazy.filter({ $0.cursor != nil }).prefix(Self.maxDots) {
             guard let at = m.cursor else { continue }
             // Saved and restored inside the run: the page that skips it keeps the same state.
             list.owner(m.client)
