@@ -4,10 +4,11 @@ server: Python's `websockets` (Debian's python3-websockets). It holds the ruler 
 widget-load's probe does, sends a pointer move, times the frame that the `applied` echo of its
 `t` comes straight after, then a ping and its pong (docs/BENCHMARKS.md, "Input → frame").
 
---ping-after MS [MS ...] waits that long after the move before its ping, one run each (default
-0 and 1.1). A move comes after the connection stood idle most of the pair's interval (2.2 ms); a
-ping sent at once after the frame finds both processes still awake from the move, and is timed
-warm. Half the interval (1.1, as widget-load does) puts both after the same idle.
+--idle MS [MS ...] lets the connection stand idle that long before each ping (since its move's
+frame) and each move (since the pong before it; moves stay at least --gap apart), one run each
+(default 0 and 1.1). A move comes after an idle; a ping sent at once after the frame finds both
+processes still awake from the move, and is timed warm (0: as widget-load did before
+2026-11-26). Alike before both (1.1, as widget-load does), each wakes the same.
 
 --server BIN starts BIN on a free loopback port (`--state none --public Public`) for the runs and
 stops it after; else --url names a running one. Loopback only; bounded by --samples and
@@ -21,28 +22,36 @@ import re
 import signal
 import statistics
 import subprocess
+import tempfile
 import time
 
 import websockets
 
 
-async def probe(url, protocol, room, samples, seconds, gap_ms, ping_after_ms):
+async def recv(ws, deadline):
+    """The next message, or the run's end when none comes before its deadline; an error ends it."""
+    try:
+        m = await asyncio.wait_for(ws.recv(), max(0.001, deadline - time.monotonic()))
+    except asyncio.TimeoutError:
+        raise SystemExit("no answer before the run's deadline")
+    if isinstance(m, str) and json.loads(m).get("type") == "error":
+        raise SystemExit("refused: " + m)
+    return m
+
+
+async def probe(url, protocol, room, samples, seconds, gap_ms, idle_ms):
     async with websockets.connect(url, subprotocols=["scroll-widgets"], max_size=1 << 22) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": protocol, "room": room, "scene": "ruler"}))
-        while True:
-            m = await ws.recv()
-            if isinstance(m, bytes):
-                break  # the first frame: the room is ours
-            if json.loads(m).get("type") == "error":
-                raise SystemExit("refused: " + m)
+        deadline = time.monotonic() + seconds
+        while not isinstance(await recv(ws, deadline), bytes):
+            pass  # until the first frame: the room is ours
         x = 250.0
         await ws.send(json.dumps({"type": "pointer", "phase": "down", "id": 1, "x": x, "y": 214, "t": 0}))
         to_frame, echo = [], []
-        deadline = time.monotonic() + seconds
         step = 0
         next_move = time.monotonic() * 1000
         while len(echo) < samples and time.monotonic() < deadline:
-            # Moves `gap_ms` apart, as widget-load's: each after the pong of the one before.
+            # At least `gap_ms` after the move before, and `idle_ms` after the pong.
             wait = next_move - time.monotonic() * 1000
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
@@ -50,11 +59,10 @@ async def probe(url, protocol, room, samples, seconds, gap_ms, ping_after_ms):
             phase = step % 200
             x = 150 + (phase if phase < 100 else 200 - phase)
             t = time.monotonic() * 1000
-            next_move = t + gap_ms
             await ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 214, "t": t}))
             last_frame = None
             while True:
-                m = await ws.recv()
+                m = await recv(ws, deadline)
                 now = time.monotonic() * 1000
                 if isinstance(m, bytes):
                     last_frame = now
@@ -64,37 +72,39 @@ async def probe(url, protocol, room, samples, seconds, gap_ms, ping_after_ms):
                     break
             if last_frame is None:
                 continue
-            wait = ping_after_ms / 1000 - (time.monotonic() * 1000 - t) / 1000
+            wait = idle_ms - (time.monotonic() * 1000 - last_frame)
             if wait > 0:
-                await asyncio.sleep(wait)
+                await asyncio.sleep(wait / 1000)
             p = time.monotonic() * 1000
             await ws.send(json.dumps({"type": "ping", "t": p}))
             while True:
-                m = await ws.recv()
+                m = await recv(ws, deadline)
                 if isinstance(m, str):
                     msg = json.loads(m)
                     if msg.get("type") == "pong" and msg.get("t") == p:
-                        echo.append(time.monotonic() * 1000 - p)
+                        pong = time.monotonic() * 1000
+                        echo.append(pong - p)
+                        next_move = max(t + gap_ms, pong + idle_ms)
                         break
             to_frame.append(last_frame - t)
         return to_frame, echo
 
 
-def start_server(binary):
-    """`binary` on a free loopback port; returns the process and its ws:// URL."""
+def start_server(binary, log):
+    """`binary` on a free loopback port, its output to `log`; returns it and its ws:// URL."""
     proc = subprocess.Popen(
         [binary, "--host", "127.0.0.1", "--port", "0", "--state", "none", "--public", "Public",
          "--log-level", "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
-    for line in proc.stdout:
-        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", line)
+    while time.monotonic() < deadline and proc.poll() is None:
+        with open(log.name) as f:
+            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", f.read())
         if m:
             return proc, "ws://127.0.0.1:%s/ws" % m.group(1)
-        if time.monotonic() > deadline:
-            break
+        time.sleep(0.05)
     proc.kill()
-    raise SystemExit("the server did not say where it listens")
+    raise SystemExit("the server did not say where it listens within 30 s")
 
 
 def main():
@@ -107,27 +117,34 @@ def main():
     ap.add_argument("--samples", type=int, default=2000)
     ap.add_argument("--seconds", type=float, default=20, help="at most this long a run")
     ap.add_argument("--gap", type=float, default=2.2, help="ms from a move to the next (default 2.2, as widget-load)")
-    ap.add_argument("--ping-after", type=float, nargs="+", default=[0, 1.1],
-                    help="ms from a move to its ping, one run each (default 0 1.1)")
+    ap.add_argument("--idle", type=float, nargs="+", default=[0, 1.1],
+                    help="ms idle before each ping and move, one run each (default 0 1.1)")
     a = ap.parse_args()
     proc = None
     url = a.url
+    log = tempfile.NamedTemporaryFile("w", prefix="latency-probe-server-", suffix=".log")
     if a.server:
-        proc, url = start_server(a.server)
+        proc, url = start_server(a.server, log)
     host = url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[0].strip("[]")
     if host not in ("127.0.0.1", "::1", "localhost"):
         raise SystemExit("loopback only: " + host)
     try:
-        for i, after in enumerate(a.ping_after):
+        for i, idle in enumerate(a.idle):
             to_frame, echo = asyncio.run(
-                probe(url, a.protocol, "%s-%d" % (a.room, i), a.samples, a.seconds, a.gap, after))
+                probe(url, a.protocol, "%s-%d" % (a.room, i), a.samples, a.seconds, a.gap, idle))
+            if not echo:
+                raise SystemExit("no samples in %s s" % a.seconds)
             f, e = statistics.median(to_frame), statistics.median(echo)
-            print(json.dumps({"pingAfterMs": after, "samples": len(echo), "inputToFrameMs": round(f, 4),
+            print(json.dumps({"idleMs": idle, "samples": len(echo), "inputToFrameMs": round(f, 4),
                               "echoMs": round(e, 4), "ratio": round(f / e, 3)}), flush=True)
     finally:
         if proc:
             proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=30)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
 
 
 if __name__ == "__main__":

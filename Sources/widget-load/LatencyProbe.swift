@@ -1,16 +1,16 @@
 /// Input-to-frame against echo on one connection, interleaved: a pointer move, the frame that
 /// the `applied` echo of its `t` comes right after, then a ping and its pong, then the next move.
 /// One thing is in flight at a time, so neither measurement queues behind the other. Each goes
-/// after the connection stood idle alike, half the pair's interval: a ping sent the moment the
-/// frame came found both processes still awake from the move, and was timed warm where every
-/// move is timed after an idle (docs/BENCHMARKS.md, "Input → frame").
+/// after the connection stood idle alike (`idle` since the answer before it): a ping sent the
+/// moment the frame came found both processes still awake from the move, and was timed warm
+/// where every move is timed after an idle (docs/BENCHMARKS.md, "Input → frame").
 struct LatencyProbe {
     enum State: Equatable {
         /// Ready to send the next move once `pairInterval` has passed since the last one.
         case ready
         case moveQueued
         case awaitingApplied(t: Double)
-        /// The move's frame came: the ping goes once `pingDelay` has passed since the move.
+        /// The move's frame came: the ping goes once the connection has stood `idle`.
         case pingDue
         case pingQueued
         case awaitingPong(t: Double)
@@ -20,8 +20,9 @@ struct LatencyProbe {
     static let y = 214.0
     /// Two messages per pair; the server admits 1,000 a second per client (docs/PROTOCOL.md).
     static let pairInterval = 2.2
-    /// A ping goes this long after its move, so that both come after the same idle (ms).
-    static let pingDelay = pairInterval / 2
+    /// How long the connection stands idle (ms) before each move (since its pong before) and
+    /// each ping (since its move's frame): alike, so that both wake the same.
+    static let idle = pairInterval / 2
     /// A step that got no answer in this long is given up (counted as lost).
     static let timeout = 1000.0
 
@@ -29,6 +30,11 @@ struct LatencyProbe {
     private(set) var inputToFrame: [Double] = []
     private(set) var echo: [Double] = []
     private(set) var lost = 0
+    /// How long the connection stood idle (ms) before each move, from the pong before it, and
+    /// before each ping, from its move's frame: the two should be alike.
+    private(set) var idleBeforeMove: [Double] = []
+    private(set) var idleBeforePing: [Double] = []
+    private var lastAnswer: Double?
     private var lastMove = -Double.infinity
     private var since = 0.0
     /// When the latest frame arrived (ms): the echo that follows it names the input it shows.
@@ -47,12 +53,14 @@ struct LatencyProbe {
             lost += 1
             state = .ready
         }
-        guard state == .ready, now - lastMove >= Self.pairInterval else { return false }
+        guard state == .ready, now - lastMove >= Self.pairInterval, now - (lastAnswer ?? -.infinity) >= Self.idle
+        else { return false }
         state = .moveQueued
         return true
     }
 
     mutating func moveSent(t: Double) {
+        if let lastAnswer { idleBeforeMove.append(t - lastAnswer) }
         lastMove = t
         since = t
         step += 1
@@ -66,17 +74,30 @@ struct LatencyProbe {
     mutating func applied(t: Double) {
         guard case .awaitingApplied(let sent) = state, sent == t, lastFrame >= sent else { return }
         inputToFrame.append(lastFrame - t)
+        lastAnswer = lastFrame
         state = .pingDue
     }
 
-    /// Whether to queue the ping now (`pingDelay` after its move).
+    /// How long (ms) until the next step is due, for the run's timer to wake for it exactly: the
+    /// ping once its move's frame came, the next move once the pong did; else 1 (an answer may
+    /// come at any time, and a late one is given up then).
+    func untilNextStep(now: Double) -> Double {
+        switch state {
+        case .pingDue: max(0, (lastAnswer ?? now) + Self.idle - now)
+        case .ready: max(0, lastMove + Self.pairInterval - now, (lastAnswer ?? now) + Self.idle - now)
+        default: 1
+        }
+    }
+
+    /// Whether to queue the ping now (`idle` after its move's frame).
     mutating func wantsPing(now: Double) -> Bool {
-        guard state == .pingDue, now - lastMove >= Self.pingDelay else { return false }
+        guard state == .pingDue, now - (lastAnswer ?? -.infinity) >= Self.idle else { return false }
         state = .pingQueued
         return true
     }
 
     mutating func pingSent(t: Double) {
+        if let lastAnswer { idleBeforePing.append(t - lastAnswer) }
         since = t
         state = .awaitingPong(t: t)
     }
@@ -84,6 +105,7 @@ struct LatencyProbe {
     mutating func pong(t: Double, now: Double) {
         guard case .awaitingPong(let sent) = state, sent == t else { return }
         echo.append(now - t)
+        lastAnswer = now
         state = .ready
     }
 }

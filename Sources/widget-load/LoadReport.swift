@@ -21,6 +21,9 @@ struct LoadReport: Encodable {
         var echoMs: Spread
         /// Median input-to-frame over median echo (budget ≤ 1.3).
         var ratio: Double?
+        /// How long the connection stood idle before each move and before each ping.
+        var idleBeforeMoveMs: Spread
+        var idleBeforePingMs: Spread
     }
 
     struct Memory: Encodable {
@@ -107,7 +110,8 @@ struct LoadReport: Encodable {
             latency = Latency(
                 samples: min(probe.inputToFrame.count, probe.echo.count), lost: probe.lost,
                 inputToFrameMs: toFrame, echoMs: echo,
-                ratio: toFrame.median.flatMap { f in echo.median.map { f / $0 } })
+                ratio: toFrame.median.flatMap { f in echo.median.map { f / $0 } },
+                idleBeforeMoveMs: Spread(probe.idleBeforeMove), idleBeforePingMs: Spread(probe.idleBeforePing))
         }
         if let before = measure.rssBefore, let after = measure.rssAfter {
             serverMemory = Memory(

@@ -142,7 +142,14 @@ final class LoadRun: ClientSocketsDelegate {
             sockets.stop()
             return
         }
-        sockets.schedule(microseconds: options.script == .drag ? 1000 : 4000)
+        scheduleStep(now: now)
+    }
+
+    /// The next timer: in a drag, when the probe's next step is due (a tick of a fixed period
+    /// would send the ping up to a period late, after a longer idle than the move's).
+    private func scheduleStep(now: Double) {
+        guard options.script == .drag else { return sockets.schedule(microseconds: 4000) }
+        sockets.schedule(microseconds: max(20, Int(probe.untilNextStep(now: now * 1000) * 1000)))
     }
 
     private func connectMore() {
@@ -293,9 +300,15 @@ final class LoadRun: ClientSocketsDelegate {
         case "welcome":
             peers[index].joined = true
         case "applied" where index == 0:
-            if let t = message.t { probe.applied(t: t) }
+            if let t = message.t {
+                probe.applied(t: t)
+                scheduleStep(now: lastByte)
+            }
         case "pong" where index == 0:
-            if let t = message.t { probe.pong(t: t, now: lastByte * 1000) }
+            if let t = message.t {
+                probe.pong(t: t, now: lastByte * 1000)
+                scheduleStep(now: lastByte)
+            }
         case "error":
             if peers[index].error == nil { peers[index].error = message.code ?? "error" }
         default:
