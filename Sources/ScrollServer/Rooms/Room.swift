@@ -31,7 +31,7 @@ package final class Room: RoomFeed {
     package private(set) var presenceMessage: SharedPayload
     /// Changes whenever what the presence layer shows may have (its members and their dots);
     /// with the scene's `holdersVersion` it keys the layer's last drawing, reused until either
-    /// changes (a drag moves neither).
+    /// changes (a lone client's drag moves neither; in a shared room its dot moves each move).
     private var dotsVersion = 0
     private var dotsDrawn: (version: Int, holders: Int, list: DisplayList)?
     /// A dot moved by hover alone: drawn at the next tick, so a hover flood costs one frame a tick.
