@@ -2,46 +2,99 @@ import Dispatch
 import ScrollCore
 import ScrollServer
 
-/// Written before each move when cold: a global, so the writes are not optimised away.
+/// Written before each step when cold: a global, so the writes are not optimised away.
 nonisolated(unsafe) private var flushed: [UInt8] = []
 
-/// The server's own work for one pointer move of a drag, without sockets: the real switchboard
-/// on a manual clock, one client holding the scene's ruler as widget-load's latency probe does (a
-/// move every 2.2 ms, the frame clock's ticks in between). Timed: the move received, parsed,
-/// applied, rendered and encoded, and everything it owes the client taken for writing. What
-/// input → frame adds to the echo beyond this is transport (docs/BENCHMARKS.md). `cold`: the
-/// caches are flushed before each move (16 MiB written), as the server's are after sleeping
-/// between a page's moves while other processes ran.
-func printInputPathCost(moves: Int = 20_000, scene: String = "demo", cold: Bool = false) {
+/// How much of the caches a step finds cold.
+enum InputPathCaches: String {
+    /// As the step before left them.
+    case warm
+    /// 16 MiB written before each step: the private caches and most of the shared one.
+    case cold
+    /// 128 MiB written before each step: nothing of the server's left in any cache, as the live
+    /// server finds them after an idle on this VM (docs/BENCHMARKS.md, "Input → frame").
+    case memory
+
+    var flushBytes: Int {
+        switch self {
+        case .warm: 0
+        case .cold: 16 << 20
+        case .memory: 128 << 20
+        }
+    }
+}
+
+/// The server's own work for one pointer move of a drag, and for one ping, without sockets: the
+/// real switchboard on a manual clock, one client holding the scene's ruler as widget-load's
+/// latency probe does (a move every 2.2 ms, the frame clock's ticks in between, a ping between
+/// moves). Timed: the message received, parsed, carried out (a move applied, rendered, encoded)
+/// and everything it owes the client taken for writing. What input → frame adds to the echo
+/// beyond the difference of the two is transport (docs/BENCHMARKS.md).
+func printInputPathCost(moves: Int = 20_000, scene: String = "demo", caches: InputPathCaches = .warm) {
     guard let bench = try? WatcherBench(scene: scene, watching: false) else { return }
-    flushed = [UInt8](repeating: 0, count: cold ? 16 << 20 : 0)
+    flushed = [UInt8](repeating: 0, count: caches.flushBytes)
     let y = DemoScene.rulerFrame.midY
     bench.pointer(.down, x: 250, y: y)
     var ticks: [(type: String, bytes: Int)] = []
-    var spent: [Double] = []
+    var moveSpent: [Double] = [], pingSpent: [Double] = []
     var bytes = 0
-    spent.reserveCapacity(moves)
+    moveSpent.reserveCapacity(moves)
+    pingSpent.reserveCapacity(moves)
+    /// `text` received and what it owes written, after the caches were made as `caches` says.
+    func timed(_ text: String, _ step: (String) -> Int) -> (µs: Double, bytes: Int) {
+        for i in stride(from: 0, to: flushed.count, by: 64) { flushed[i] &+= 1 }
+        let start = DispatchTime.now().uptimeNanoseconds
+        let written = step(text)
+        return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1000, written)
+    }
+    // Apart, so that `valgrind --tool=callgrind --cache-sim=yes --toggle-collect=…` counts each
+    // step's cache lines alone (docs/BENCHMARKS.md, "Input → frame").
+    // (Each counts its steps, or the compiler merges the two into one.)
+    var stepsTaken = (moves: 0, pings: 0)
+    @inline(never) func moveStep(_ text: String) -> Int {
+        stepsTaken.moves += 1
+        return InputPathStep.carryOut(text, on: bench.board)
+    }
+    @inline(never) func pingStep(_ text: String) -> Int {
+        stepsTaken.pings += 1
+        return InputPathStep.carryOut(text, on: bench.board)
+    }
     for k in 0..<moves {
-        bench.run(until: bench.now + 0.0022, into: &ticks)
+        bench.run(until: bench.now + 0.0011, into: &ticks)
+        _ = bench.read(WatcherBench.driver)
+        pingSpent.append(timed(ClientMessage.ping(t: bench.now * 1000).encoded(), pingStep).µs)
+        bench.run(until: bench.now + 0.0011, into: &ticks)
         ticks.removeAll(keepingCapacity: true)
         _ = bench.read(WatcherBench.driver)
         let phase = k % 200
         let move = ClientMessage.pointer(
             .init(phase: .move, id: 1, x: 150 + Double(phase < 100 ? phase : 200 - phase), y: y, t: bench.now * 1000)
         ).encoded()
-        for i in stride(from: 0, to: flushed.count, by: 64) { flushed[i] &+= 1 }
-        let start = DispatchTime.now().uptimeNanoseconds
-        bench.board.received(WatcherBench.driver, move)
-        while bench.board.owesMore(WatcherBench.driver) {
-            guard case .write(let payload, _) = bench.board.next(WatcherBench.driver) else { break }
-            bytes += payload.count
-        }
-        spent.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        let spent = timed(move, moveStep)
+        moveSpent.append(spent.µs)
+        bytes += spent.bytes
     }
-    let sorted = spent.sorted()
-    let p99 = sorted[Int(Double(sorted.count - 1) * 0.99)]
+    precondition(stepsTaken == (moves, moves))
+    func p99(_ xs: [Double]) -> Double { xs.sorted()[Int(Double(xs.count - 1) * 0.99)] }
+    let flush = caches == .warm ? "" : ", \(caches.flushBytes >> 20) MiB written before each"
     print(
-        "input path, one client dragging the \(scene) scene's ruler (\(moves) moves, no sockets"
-            + (cold ? ", caches flushed before each" : "") + "): "
-            + String(format: "median %.2f µs, p99 %.2f µs, %d B written a move", median(spent), p99, bytes / moves))
+        "input path, one client dragging the \(scene) scene's ruler (\(moves) moves and pings, no sockets\(flush)): "
+            + String(
+                format: "move median %.2f µs, p99 %.2f µs, %d B written a move; ping median %.2f µs, p99 %.2f µs; "
+                    + "move / ping %.2f",
+                median(moveSpent), p99(moveSpent), bytes / moves, median(pingSpent), p99(pingSpent),
+                median(moveSpent) / median(pingSpent)))
+}
+
+enum InputPathStep {
+    /// The driver's `text` received, and everything it then owes taken for writing: its bytes.
+    static func carryOut(_ text: String, on board: Switchboard) -> Int {
+        var written = 0
+        board.received(WatcherBench.driver, text)
+        while board.owesMore(WatcherBench.driver) {
+            guard case .write(let payload, _) = board.next(WatcherBench.driver) else { break }
+            written += payload.count
+        }
+        return written
+    }
 }

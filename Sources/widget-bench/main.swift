@@ -26,14 +26,16 @@ if args.first == "fan-out" {
     printBytesPerWidget()
     printWatcherCost()
     printInputPathCost()
-} else if args.first == "input-path", args.count <= 3,
-    args.dropFirst().allSatisfy({ ["demo", "ruler", "--cold"].contains($0) })
+} else if args.first == "input-path", args.count <= 4,
+    args.dropFirst().allSatisfy({ ["demo", "ruler", "--cold", "--memory"].contains($0) || (Int($0) ?? 0) > 0 }),
+    !(args.contains("--cold") && args.contains("--memory"))
 {
-    let scene = args.dropFirst().first { $0 != "--cold" } ?? "demo"
-    printInputPathCost(scene: scene, cold: args.contains("--cold"))
+    let scene = args.dropFirst().first { $0 == "demo" || $0 == "ruler" } ?? "demo"
+    let caches: InputPathCaches = args.contains("--memory") ? .memory : args.contains("--cold") ? .cold : .warm
+    printInputPathCost(moves: args.dropFirst().compactMap { Int($0) }.first ?? 20_000, scene: scene, caches: caches)
 } else if args == ["watcher"] {
     printWatcherCost()
 } else {
-    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold]]")
+    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold | --memory] [MOVES]]")
     exit(2)
 }
