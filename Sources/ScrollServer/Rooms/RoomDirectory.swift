@@ -144,6 +144,14 @@ package final class RoomDirectory {
     /// Input reached room `name`.
     package func touch(_ name: String, now: Double) { live[name]?.lastActivity = now }
 
+    /// Room `name` and its members, its activity stamped `now`: what an input's publish needs,
+    /// found with one hash of the name (every move asks).
+    package func touched(_ name: String, now: Double) -> (room: Room, members: [UInt64])? {
+        guard let at = live.index(forKey: name) else { return nil }
+        live.values[at].lastActivity = now
+        return (live.values[at].room, live.values[at].members)
+    }
+
     // MARK: storing
 
     /// Something in room `name` settled: its state goes to the store if it changed since last saved.

@@ -5,7 +5,8 @@ import ScrollCore
 /// its `OutboundQueue`, kept beside it by the switchboard.
 package final class ClientSession {
     package let id: UInt64
-    package var name: String { "c\(id)" }
+    /// "c" and the id: made once, since every input names its client (three times a move).
+    package let name: String
     package private(set) var room: (any SessionRoom)?
     package private(set) var theme = Theme.light
     private(set) var limiter: RateLimiter
@@ -27,6 +28,7 @@ package final class ClientSession {
 
     package init(id: UInt64, messagesPerSecond: Double, now: Double, counters: ServerCounters? = nil) {
         self.id = id
+        name = "c\(id)"
         self.counters = counters
         connectedAt = now
         limiter = RateLimiter(rate: messagesPerSecond, burst: 2 * messagesPerSecond, now: now)

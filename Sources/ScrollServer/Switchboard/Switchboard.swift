@@ -199,7 +199,9 @@ package final class Switchboard {
         for room in directory.rooms {
             guard let due = room.nextTick, due <= now + Self.timerSlack else { continue }
             room.nextTick = nil
-            if room.needsTick { publish(room.advance(now: now), in: room, now: now, byTick: true) }
+            if room.needsTick {
+                publish(room.advance(now: now), in: room, to: directory.members(of: room.name), now: now, byTick: true)
+            }
         }
         armTickTimer(now: now)
     }
@@ -246,23 +248,25 @@ package final class Switchboard {
 
     func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
         let id = session.id
+        // Found once for all the effects (a move has three).
+        let client = clients[id]
         for effect in effects {
             if toRelay(id, effect) { continue }
             switch effect {
             case .welcome(let text):
-                if clients[id]?.outbound.enqueueControl(text, always: true) == true { wire?.requestWrite(id) }
+                if client?.outbound.enqueueControl(text, always: true) == true { wire?.requestWrite(id) }
             case .refuse(let error):
                 refuse(id, error)
             case .close(let error):
                 close(id, error)
             case .pong(let t):
-                if clients[id]?.outbound.enqueuePong(ServerMessage.pong(t: t)) == true { wire?.requestWrite(id) }
+                if client?.outbound.enqueuePong(ServerMessage.pong(t: t)) == true { wire?.requestWrite(id) }
             case .joined(let room):
                 unjoined -= 1
                 let scene = directory.room(room)?.scene.name ?? "?"
                 // Joining mid-glide: the events that went ahead and are still to come.
                 if let batch = directory.room(room)?.eventsAhead(now: now) {
-                    clients[id]?.outbound.enqueue(batch, now: now)
+                    client?.outbound.enqueue(batch, now: now)
                 }
                 logger.info("joined", metadata: ["client": "\(session.name)", "room": "\(room)", "scene": "\(scene)"])
             case .left(let room):
@@ -277,16 +281,17 @@ package final class Switchboard {
                 traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
                 if traces != nil { ensureSweeping() }
             case let .applied(t, follow):
-                clients[id]?.outbound.noteApplied(t: t, follow: follow, receivedAt: now)
+                client?.outbound.noteApplied(t: t, follow: follow, receivedAt: now)
             case .publish(let events):
-                guard let name = session.room?.name, let room = directory.room(name) else { continue }
-                directory.touch(name, now: now)
-                publish(events, in: room, now: now, byTick: false)
+                guard let name = session.room?.name, let (room, members) = directory.touched(name, now: now) else {
+                    continue
+                }
+                publish(events, in: room, to: members, now: now, byTick: false)
             case .tick:
                 guard let name = session.room?.name, let room = directory.room(name) else { continue }
                 startTicking(room, now: now)
             case .restartFrames:
-                clients[id]?.outbound.restartFrames()
+                client?.outbound.restartFrames()
                 wire?.requestWrite(id)
             case .forward(let text):
                 guard let cluster, let room = session.relayedRoom else { continue }
@@ -300,13 +305,13 @@ package final class Switchboard {
 
     /// Fans events out to the room's clients and asks each for a write (frame, semantics); the
     /// room's frame goes with them, so its next tick is set from now.
-    private func publish(_ events: [SceneEvent], in room: Room, now: Double, byTick: Bool) {
+    private func publish(_ events: [SceneEvent], in room: Room, to members: [UInt64], now: Double, byTick: Bool) {
         // Encoded once here, not per client: render once, send many.
         let batch = room.takeEventBatch()
-        // A relay's client (a cluster's owner only) gets the room's traffic through its relay.
-        for id in directory.members(of: room.name)
-        where clients[id] != nil && (cluster == nil || clients[id]!.remote == nil) {
-            if let batch { clients[id]!.outbound.enqueue(batch, now: now) }
+        for id in members {
+            // A relay's client (a cluster's owner only) gets the room's traffic through its relay.
+            guard let client = clients[id], cluster == nil || client.remote == nil else { continue }
+            if let batch { client.outbound.enqueue(batch, now: now) }
             wire?.requestWrite(id)
         }
         sendToRelays(room, events: batch)
