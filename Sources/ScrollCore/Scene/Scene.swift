@@ -29,11 +29,17 @@ public final class Scene {
     public private(set) var holdersVersion = 0
     /// Per theme (and motion preference), each widget's last list and the key it was drawn for,
     /// and its parts' likewise.
-    private var drawings: [String: Drawn] = [:]
+    /// A list, not a dictionary: a room has a theme or two, and comparing a short name costs
+    /// less than hashing it twice a frame.
+    private var drawings: [(theme: String, drawn: Drawn)] = []
     private struct Drawn {
         var widgets: [(key: DrawingKey, list: DisplayList)?]
         /// By widget, then part.
         var parts: [[(key: DrawingKey, list: DisplayList)?]]
+        /// The background layer's (the theme's colour over the whole scene).
+        var background: DisplayList?
+        /// The layers of the last frame: the next one's capacity.
+        var layerCount = 0
         init(count: Int) {
             widgets = Array(repeating: nil, count: count)
             parts = Array(repeating: [], count: count)
@@ -108,9 +114,14 @@ public final class Scene {
             }
             w.advance(to: t, events: &step)
         }
-        pendingEvents += step.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-        }.map(\.element)
+        // Mostly none or one, or already in order: kept as they are without a sort's copies.
+        if zip(step, step.dropFirst()).allSatisfy({ $0.time <= $1.time }) {
+            pendingEvents += step
+        } else {
+            pendingEvents += step.enumerated().sorted { a, b in
+                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+            }.map(\.element)
+        }
         // Those given a value before their source moved are given the one it moved to.
         for j in links.indices where links[j].readoutIndex < links[j].sourceIndex { links[j].push() }
     }
@@ -202,16 +213,27 @@ public final class Scene {
     /// this theme is not drawn again: its list is reused (most widgets stand still while one
     /// moves); its `layerOffset` is the layer's offset either way. Parts likewise.
     public func render(theme: Theme) -> [Layer] {
-        var layers: [Layer] = []
-        layers.reserveCapacity(widgets.count + 1)
-        var background = DisplayList(reservingCapacity: 32)
-        background.setFill(theme.background)
-        background.fillRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
-        layers.append(Layer(id: 0, list: background))
-        // Taken out and put back once: a lookup by theme name per widget cost a hash each.
+        // Taken out and put back once (moved, not copied, so its lists stay unshared).
         let cache = theme.renderKey
-        var drawn = drawings.removeValue(forKey: cache) ?? Drawn(count: widgets.count)
-        defer { drawings[cache] = drawn }
+        let at =
+            drawings.firstIndex { $0.theme == cache }
+            ?? {
+                drawings.append((cache, Drawn(count: widgets.count)))
+                return drawings.count - 1
+            }()
+        var drawn = Drawn(count: 0)
+        swap(&drawn, &drawings[at].drawn)
+        defer { swap(&drawn, &drawings[at].drawn) }
+        var layers: [Layer] = []
+        // Room for the parts' layers and the one a room adds (presence) after them.
+        layers.reserveCapacity(max(widgets.count + 1, drawn.layerCount) + 1)
+        if drawn.background == nil {
+            var background = DisplayList(reservingCapacity: 32)
+            background.setFill(theme.background)
+            background.fillRect(Rect(x: 0, y: 0, width: size.width, height: size.height))
+            drawn.background = background
+        }
+        layers.append(Layer(id: 0, list: drawn.background!))
         for (i, w) in widgets.enumerated() {
             let key = w.drawingKey(for: theme)
             let list: DisplayList
@@ -226,6 +248,7 @@ public final class Scene {
             layers.append(Layer(id: UInt16(i + 1), list: list, offset: w.layerOffset, track: track(of: i)))
             if w.hasParts { appendParts(of: i, theme: theme, drawn: &drawn.parts[i], into: &layers) }
         }
+        drawn.layerCount = layers.count
         return layers
     }
 
@@ -316,11 +339,11 @@ public final class Scene {
                 }
             }
         case .move:
-            guard var capture = captures[p.key] else { return }
-            capture.last = p
-            capture.lastTime = time
-            captures[p.key] = capture
-            _ = widgets[capture.widget].pointer(p, at: time, events: &pendingEvents)
+            // Found once (its key hashes a client's name), updated in place.
+            guard let at = captures.index(forKey: p.key) else { return }
+            captures.values[at].last = p
+            captures.values[at].lastTime = time
+            _ = widgets[captures.values[at].widget].pointer(p, at: time, events: &pendingEvents)
         case .up, .cancel:
             if let capture = captures.removeValue(forKey: p.key) {
                 holdersVersion &+= 1
