@@ -340,19 +340,23 @@ public final class DigitRoller: Widget {
     /// scrolled by the column's row, so a roll is an offset (a track while it rolls on its own)
     /// and not the digits drawn again every frame. Reduced motion: the digit it heads for, still.
     public var parts: [WidgetPart] {
-        // Asked every frame: the digits worked out once for all the columns.
-        let digits = RollerPlan.digits(of: number, count: rows.count)
+        // Asked every frame: each column's digit is the rest of the number's, ones first (as
+        // `RollerPlan.digits`, without making the list).
         let rowHeight = frame.height, now = now
-        var place = 1
+        var place = 1, rest = number
         return rows.indices.map { i in
-            defer { place = place > Int.max / 10 ? Int.max : place * 10 }
+            let digit = rest % 10
+            defer {
+                place = place > Int.max / 10 ? Int.max : place * 10
+                rest /= 10
+            }
             let row = rows[i], left = lefts[i], x = left.target
             let shown = isShown(i, place: place)
             let sliding = left.isAnimating(at: now)
             // The strip is drawn where the column will stand and slid there while the columns
             // re-lay (a new one grows in): the same drawing all the way.
             return WidgetPart(
-                key: DrawingKey(shown ? 1 : 0, x, -1), reducedKey: DrawingKey(shown ? 1 : 0, x, Double(digits[i])),
+                key: DrawingKey(shown ? 1 : 0, x, -1), reducedKey: DrawingKey(shown ? 1 : 0, x, Double(digit)),
                 offset: Point(x: left.value(at: now) - x, y: -row.value(at: now) * rowHeight),
                 motion: row.isAnimating(at: now) || sliding
                     ? (DrawingKey(row.endTime, row.target, busyUntil, left.endTime), sliding ? .both : .y) : nil)
