@@ -28,7 +28,9 @@ extension BrowserPage {
     /// - `binaries`: every binary message's arrival, as `{ at, wall, data }` (`wall`: `Date.now()`,
     ///   which a held display leaves running; `data` kept when `keepFrames`);
     /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
-    ///   handles it that much later).
+    ///   handles it that much later);
+    /// - `stored`: when the page took each frame into its layers (`LayerStore.apply`: with
+    ///   `?latency=`, that much after its arrival, or later on a loaded machine).
     ///
     /// With `layer`, each paint also notes when it began (`start`) and what it painted of that
     /// layer: `time`, the room time it painted at (the page's room clock, read by its draw just
@@ -53,16 +55,20 @@ extension BrowserPage {
         try addInitScript(
             """
             (() => {
-              const log = window.paintLog = { frames: [], ticks: [], paints: [], moves: [], stamps: [], binaries: [], applied: [] };
+              const log = window.paintLog = { frames: [], ticks: [], paints: [], moves: [], stamps: [], binaries: [], applied: [], stored: [] };
               const layer = \(watched);
               // The page's newest LayerStore, its room clock's latest reading, and track.js: what its
               // draw hands the painter.
               let store = null, now = null, track = null, painting = null;
+              import('/js/painter.js').then(({ LayerStore }) => {
+                const apply = LayerStore.prototype.apply;
+                LayerStore.prototype.apply = function (buffer) {
+                  store = this;
+                  log.stored.push(performance.now());
+                  return apply.call(this, buffer);
+                };
+              }, () => {});  // a page without it (about:blank) records none
               if (layer) {
-                import('/js/painter.js').then(({ LayerStore }) => {
-                  const apply = LayerStore.prototype.apply;
-                  LayerStore.prototype.apply = function (buffer) { store = this; return apply.call(this, buffer); };
-                });
                 import('/js/room-clock.js').then(({ RoomClock }) => {
                   const read = RoomClock.prototype.now;
                   RoomClock.prototype.now = function (...args) { now = read.apply(this, args); return now; };
@@ -223,16 +229,20 @@ extension BrowserPage {
     }
 
     /// Waits until the page has sent more than `count` pointer messages (`pointersSent`), the
-    /// server's `applied` for the last has come, and the frame it follows was painted, which the
-    /// page does no earlier than `latency` ms after that frame came (`?latency=`, or a delay of the
-    /// test's own).
+    /// server's `applied` for the last has come, and the frame it follows was painted: a paint
+    /// after the page took that frame in, which it does no earlier than `latency` ms after the
+    /// frame came (`?latency=`, or a delay of the test's own). A paint merely `latency` ms after
+    /// the arrival is not enough: on a loaded machine the delay's timer fires after the display
+    /// frame that paint was, and the frame is painted a display frame later (seen once: a move's
+    /// "moved" paint 0.9 ms after it, that of the press's frame).
     func waitUntilAnswered(after count: Int, latency: Double, timeout: Double = 5) throws {
         try waitFor(
             """
             (() => { const p = sent.filter((m) => m.type === 'pointer'); if (p.length <= \(count)) return false;
               const a = paintLog.applied.find((a) => a.t === p.at(-1).t); if (!a) return false;
-              const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1);
-              return shown !== undefined && paintLog.paints.some((q) => q.at >= shown.at + \(latency)); })()
+              const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1); if (shown === undefined) return false;
+              const stored = paintLog.stored.find((s) => s >= shown.at + \(latency) - 1);
+              return stored !== undefined && paintLog.paints.some((q) => q.at > stored); })()
             """, timeout: timeout)
     }
 }
