@@ -6,7 +6,7 @@ import ScrollServer
 nonisolated(unsafe) private var flushed: [UInt8] = []
 
 /// How much of the caches a step finds cold.
-enum InputPathCaches: String {
+enum InputPathCaches {
     /// As the step before left them.
     case warm
     /// 16 MiB written before each step: the private caches and most of the shared one.

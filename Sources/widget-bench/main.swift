@@ -26,9 +26,10 @@ if args.first == "fan-out" {
     printBytesPerWidget()
     printWatcherCost()
     printInputPathCost()
-} else if args.first == "input-path", args.count <= 4,
+} else if args.first == "input-path",
     args.dropFirst().allSatisfy({ ["demo", "ruler", "--cold", "--memory"].contains($0) || (Int($0) ?? 0) > 0 }),
-    !(args.contains("--cold") && args.contains("--memory"))
+    args.filter({ $0 == "demo" || $0 == "ruler" }).count <= 1, args.filter({ $0.hasPrefix("--") }).count <= 1,
+    args.compactMap({ Int($0) }).count <= 1
 {
     let scene = args.dropFirst().first { $0 == "demo" || $0 == "ruler" } ?? "demo"
     let caches: InputPathCaches = args.contains("--memory") ? .memory : args.contains("--cold") ? .cold : .warm
@@ -36,6 +37,6 @@ if args.first == "fan-out" {
 } else if args == ["watcher"] {
     printWatcherCost()
 } else {
-    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold | --memory] [MOVES]]")
+    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold | --memory] [STEPS]]")
     exit(2)
 }
