@@ -49,14 +49,14 @@ import Testing
         }
         try b.perform(Gesture(.mouse).then(.down, x: x, y: p.y, at: 0))
         try b.perform(step())
-        try b.waitUntilAnswered(after: 0, latency: Self.delay)
+        try b.waitUntilAnswered(after: 0)
 
         /// Three moves, each once the one before was answered and painted.
         func moves() throws -> [(ms: Double, frames: Int, fromStamp: Double)] {
             try (1...3).map { _ in
                 let count = try b.pointersSent()
                 let sample = try b.timeToMovedPaint(step())
-                try b.waitUntilAnswered(after: count, latency: Self.delay)
+                try b.waitUntilAnswered(after: count)
                 return sample
             }
         }
@@ -66,7 +66,7 @@ import Testing
             _ = try b.evaluate("\(weight).toggleAttribute('predict', \(on))")
             let count = try b.pointersSent()
             try b.perform(step())
-            try b.waitUntilAnswered(after: count, latency: Self.delay)
+            try b.waitUntilAnswered(after: count)
         }
 
         let off = try moves()

@@ -127,7 +127,7 @@ import Testing
             defer { b.close() }
             try BrowserRulerGestureTests.recordSent(b)
             try b.perform(Self.press)
-            try b.waitUntilAnswered(after: 0, latency: 100)
+            try b.waitUntilAnswered(after: 0)
             if predict {
                 // The server said the page's pointer holds the ruler (`applied.follow`), and its
                 // frames have since replaced a guess.
@@ -139,7 +139,7 @@ import Testing
                 let count = try b.pointersSent()
                 let x = 290 - 10 * Double(i)
                 samples.append(try b.timeToMovedPaint(Gesture(.mouse).then(.move, x: x, y: Self.y, at: 0)))
-                try b.waitUntilAnswered(after: count, latency: 100)
+                try b.waitUntilAnswered(after: count)
             }
             if predict {
                 // Typically the display frame the move came in or the next: a figure of the machine

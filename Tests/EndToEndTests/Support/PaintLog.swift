@@ -25,12 +25,14 @@ extension BrowserPage {
     ///   without `band`, null (no pixels are read);
     /// - `moves`: every `pointermove` the page receives (on the window, before the page sees it),
     ///   and in `stamps` its `timeStamp` (when the input was made: CDP's timestamp);
-    /// - `binaries`: every binary message's arrival, as `{ at, wall, data }` (`wall`: `Date.now()`,
-    ///   which a held display leaves running; `data` kept when `keepFrames`);
+    /// - `binaries`: every binary message's arrival, as `{ at, wall, seq, data }` (`wall`:
+    ///   `Date.now()`, which a held display leaves running; `seq`, the frame's number; `data` kept
+    ///   when `keepFrames`);
     /// - `applied`: every `applied` message's `{ t, at }` (arrival: with `?latency=` the page
     ///   handles it that much later);
-    /// - `stored`: when the page took each frame into its layers (`LayerStore.apply`: with
-    ///   `?latency=`, that much after its arrival, or later on a loaded machine).
+    /// - `stored`: each frame the page took into its layers (`LayerStore.apply`: with `?latency=`,
+    ///   that much after its arrival, or later on a loaded machine), as `{ at, seq, paints }`
+    ///   (`paints`: how many paints came before it).
     ///
     /// With `layer`, each paint also notes when it began (`start`) and what it painted of that
     /// layer: `time`, the room time it painted at (the page's room clock, read by its draw just
@@ -56,6 +58,8 @@ extension BrowserPage {
             """
             (() => {
               const log = window.paintLog = { frames: [], ticks: [], paints: [], moves: [], stamps: [], binaries: [], applied: [], stored: [] };
+              // A frame's number (docs/PROTOCOL.md, "Frames": a little-endian u32 at byte 4).
+              const seqOf = (buffer) => buffer.byteLength >= 8 ? new DataView(buffer).getUint32(4, true) : null;
               const layer = \(watched);
               // The page's newest LayerStore, its room clock's latest reading, and track.js: what its
               // draw hands the painter.
@@ -64,10 +68,10 @@ extension BrowserPage {
                 const apply = LayerStore.prototype.apply;
                 LayerStore.prototype.apply = function (buffer) {
                   store = this;
-                  log.stored.push(performance.now());
+                  log.stored.push({ at: performance.now(), seq: seqOf(buffer), paints: log.paints.length });
                   return apply.call(this, buffer);
                 };
-              }, () => {});  // a page without it (about:blank) records none
+              }, () => { log.storeMissing = true; });  // about:blank has no painter: noted, not thrown
               if (layer) {
                 import('/js/room-clock.js').then(({ RoomClock }) => {
                   const read = RoomClock.prototype.now;
@@ -154,7 +158,10 @@ extension BrowserPage {
                   super(...args);
                   this.addEventListener('message', (e) => {
                     const at = performance.now();
-                    if (typeof e.data !== 'string') { log.binaries.push({ at, wall: Date.now(), data: \(keepFrames) ? e.data : null }); return; }
+                    if (typeof e.data !== 'string') {
+                      log.binaries.push({ at, wall: Date.now(), seq: seqOf(e.data), data: \(keepFrames) ? e.data : null });
+                      return;
+                    }
                     if (!e.data.includes('"type":"applied"')) return;
                     try { log.applied.push({ t: JSON.parse(e.data).t, at }); } catch {}
                   });
@@ -230,19 +237,19 @@ extension BrowserPage {
 
     /// Waits until the page has sent more than `count` pointer messages (`pointersSent`), the
     /// server's `applied` for the last has come, and the frame it follows was painted: a paint
-    /// after the page took that frame in, which it does no earlier than `latency` ms after the
-    /// frame came (`?latency=`, or a delay of the test's own). A paint merely `latency` ms after
-    /// the arrival is not enough: on a loaded machine the delay's timer fires after the display
-    /// frame that paint was, and the frame is painted a display frame later (seen once: a move's
-    /// "moved" paint 0.9 ms after it, that of the press's frame).
-    func waitUntilAnswered(after count: Int, latency: Double, timeout: Double = 5) throws {
+    /// after the page took that frame in (`stored`), which `?latency=` (or a test's own delay)
+    /// puts off, on a loaded machine past the display frame the delay alone would give.
+    func waitUntilAnswered(after count: Int, timeout: Double = 5) throws {
+        if try evaluate("paintLog.storeMissing === true") as? Bool == true {
+            throw HarnessError.javaScript("the paint log could not wrap the page's LayerStore")
+        }
         try waitFor(
             """
             (() => { const p = sent.filter((m) => m.type === 'pointer'); if (p.length <= \(count)) return false;
               const a = paintLog.applied.find((a) => a.t === p.at(-1).t); if (!a) return false;
               const shown = paintLog.binaries.filter((f) => f.at <= a.at).at(-1); if (shown === undefined) return false;
-              const stored = paintLog.stored.find((s) => s >= shown.at + \(latency) - 1);
-              return stored !== undefined && paintLog.paints.some((q) => q.at > stored); })()
+              const stored = paintLog.stored.find((s) => s.seq === shown.seq && s.at >= shown.at);
+              return stored !== undefined && paintLog.paints.length > stored.paints; })()
             """, timeout: timeout)
     }
 }
