@@ -11,6 +11,14 @@ import Testing
         scene.widgets.flatMap { $0.drawings(theme: theme) }
     }
 
+    /// Layer 0 (docs/PROTOCOL.md, "Frames": "0 = background"): the theme's colour over the whole scene.
+    func background(_ scene: Scene, _ theme: Theme) -> DisplayList {
+        var list = DisplayList()
+        list.setFill(theme.background)
+        list.fillRect(Rect(x: 0, y: 0, width: scene.size.width, height: scene.size.height))
+        return list
+    }
+
     /// Each widget's layer offset, then each of its parts', in the scene's layer order.
     func offsets(_ scene: Scene) -> [Point] {
         scene.widgets.flatMap { w in [w.layerOffset] + (w.hasParts ? w.parts.map(\.offset) : []) }
@@ -56,6 +64,7 @@ import Testing
             _ = scene.takeEvents()
             for theme in themes {
                 let layers = scene.render(theme: theme)
+                if layers.first?.id != 0 || layers.first?.list != background(scene, theme) { mismatches += 1 }
                 if layers.dropFirst().map(\.list) != fresh(scene, theme) { mismatches += 1 }
                 if layers.dropFirst().map(\.offset) != offsets(scene) { mismatches += 1 }
             }
@@ -64,5 +73,12 @@ import Testing
         }
         #expect(frames > 60)
         #expect(mismatches == 0)
+        // Drawings forgotten (a restore): drawn again, the same.
+        scene.forgetDrawings()
+        for theme in themes.reversed() {
+            let layers = scene.render(theme: theme)
+            #expect(layers.first?.list == background(scene, theme))
+            #expect(layers.dropFirst().map(\.list) == fresh(scene, theme))
+        }
     }
 }

@@ -94,24 +94,17 @@ struct RoomDirectoryTests {
         #expect(d.liveCount == 3)
     }
 
-    @Test("touched: a room and its members found at once, its activity stamped (so the other goes first)")
-    func touchedStampsActivity() throws {
+    @Test("touched: a room and its members in join order, found by one lookup; none for a room not here")
+    func touchedFindsRoomAndMembers() throws {
         let d = directory(maxRooms: 2)
         var effects: [DirectoryEffect] = []
         let a = try join(d, "a", client: 1, now: 0, effects: &effects)
-        try join(d, "a", client: 2, now: 0, effects: &effects)
         try join(d, "b", client: 3, now: 1, effects: &effects)
+        try join(d, "a", client: 2, now: 1, effects: &effects)
         let found = try #require(d.touched("a", now: 2))
         #expect(found.room === a && found.members == [1, 2])
+        #expect(d.touched("b", now: 2)?.members == [3])
         #expect(d.touched("c", now: 2) == nil)
-        d.leave("a", client: 1, now: 3)
-        d.leave("a", client: 2, now: 3)  // a idle since 3
-        d.leave("b", client: 3, now: 4)  // b idle since 4
-        _ = try #require(d.touched("a", now: 5))  // a since 5: b is the one idle longest
-        effects = []
-        try join(d, "c", client: 4, now: 6, effects: &effects)
-        #expect(effects.first == .evicted("b"))
-        #expect(d.room("a") === a)
     }
 
     @Test("an evicted room that settled goes dormant and comes back with its state when joined")

@@ -213,7 +213,8 @@ public final class Scene {
     /// this theme is not drawn again: its list is reused (most widgets stand still while one
     /// moves); its `layerOffset` is the layer's offset either way. Parts likewise.
     public func render(theme: Theme) -> [Layer] {
-        // Taken out and put back once (moved, not copied, so its lists stay unshared).
+        // Taken out and put back once (moved, not copied, so its lists stay unshared); nothing a
+        // widget draws calls back into the scene, so no render runs while it is out.
         let cache = theme.renderKey
         let at =
             drawings.firstIndex { $0.theme == cache }

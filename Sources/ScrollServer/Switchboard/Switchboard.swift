@@ -248,7 +248,8 @@ package final class Switchboard {
 
     func carryOut(_ effects: [SessionEffect], for session: ClientSession, now: Double) {
         let id = session.id
-        // Found once for all the effects (a move has three).
+        // Found once for all the effects (a move has three); a session's `.close` comes alone, so
+        // no effect follows one that removed the client.
         let client = clients[id]
         for effect in effects {
             if toRelay(id, effect) { continue }
