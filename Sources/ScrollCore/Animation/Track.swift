@@ -172,9 +172,13 @@ extension Track {
         public mutating func move(
             from: Point, at start: Double, to: Point, at end: Double, curve: CubicBezierEasing
         ) -> Bool {
+            // Moved up to the last time for the whole move, its end included: a move starting
+            // within `slack` before it (a rounding's 2e-13) once ended before it, and the track's
+            // knots went back in time (its precondition stopped the server: all-moving's frame 39,453).
+            var start = start
             if let last = frames.last {
                 guard start >= last.time - Self.slack else { return false }
-                let start = max(start, last.time)
+                start = max(start, last.time)
                 if start > last.time, from != last.offset { frames.append(Keyframe(time: start, offset: last.offset)) }
                 if start > last.time || from != last.offset { frames.append(Keyframe(time: start, offset: from)) }
             } else {
@@ -193,7 +197,7 @@ extension Track {
 
     /// An eased track through `keyframes` (times never decreasing), starting at the first: each
     /// distinct curve sent once. Nil when there are none, more than a fitted track may have
-    /// (`TrackFitter.maxKnots`), or more curves than a track names.
+    /// (`TrackFitter.maxKnots`), more curves than a track names, or times that go back.
     public init?(axes: Axes, keyframes: [Keyframe], wrap: Wrap? = nil) {
         guard let first = keyframes.first, keyframes.count <= TrackFitter.maxKnots else { return nil }
         var curves: [CubicBezierEasing] = []
@@ -214,6 +218,9 @@ extension Track {
             guard index <= Self.mostCurves else { return nil }
             knots.append(Knot(t: k.time - first.time, x: k.offset.x, y: k.offset.y, curve: UInt8(index), wide: wide))
         }
+        // Keyframes that go back in time are a caller's bug: no track (the motion is fitted
+        // instead), not the initialiser's precondition stopping the server.
+        guard zip(knots, knots.dropFirst()).allSatisfy({ $0.t <= $1.t }) else { return nil }
         self.init(start: first.time, axes: axes, knots: knots, wrap: wrap, wide: wide, curves: curves)
     }
 }
