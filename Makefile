@@ -18,7 +18,7 @@ BENCH_PACKAGES := $(RUN_PACKAGES) valgrind
 BENCH_LOAD_PACKAGES := $(RUN_PACKAGES) libwebsockets-test-server
 CLUSTER_PACKAGES := $(RUN_PACKAGES) nats-server nginx
 
-.PHONY: run cluster deps-cluster bench-cluster bench-python test screenshot fuzz asan tsan bench bench-load soak build format lint deps-run deps-test deps-bench deps-bench-load clean
+.PHONY: run cluster deps-cluster bench-cluster bench-python test screenshot fuzz asan tsan bench bench-load hot-functions soak build format lint deps-run deps-test deps-bench deps-bench-load clean
 
 run: deps-run
 	swift build -c release --product widget-server
@@ -59,6 +59,13 @@ tsan: deps-test
 # instruction counts. ~2 minutes once built; the first build of Benchmarks/ takes several more.
 bench: deps-bench
 	Benchmarks/bench
+
+# Sources/widget-server/hot-functions.order, which release links lay out by (Package.swift): the
+# functions a pointer move, a ping and the frame clock run in the live server under callgrind, in
+# the order they call each other. Again after the input path changes much (~3 minutes).
+hot-functions: deps-bench
+	swift build -c release --product widget-load
+	/usr/bin/python3 scripts/hot-functions.py
 
 # The load table of docs/BENCHMARKS.md: widget-load starts a fresh release widget-server on a free
 # loopback port for each run (latency, fan-out, rooms, memory, idle traffic), ~3–5 minutes in all;

@@ -7,7 +7,21 @@ import PackageDescription
 // path's time (docs/BENCHMARKS.md, "Input → frame"); debug builds, which every test run, the
 // sanitizers' included, uses, keep them. (Unsafe flags keep this package from being a versioned
 // dependency of another; the benchmarks' package takes it by path, which SwiftPM allows.)
-let releaseSettings: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+// Release builds also give each function its own section, so that the server's and the bench's
+// links (lld, which the toolchain ships) can lay the functions a pointer move runs side by side in
+// the order it runs them (`hot-functions.order`, written by `make hot-functions`): fetched from
+// memory after an idle, they come as a stream instead of from all over the binary
+// (docs/BENCHMARKS.md, "Input → frame").
+let releaseSettings: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-enforce-exclusivity=unchecked", "-Xfrontend", "-function-sections"], .when(configuration: .release))
+]
+let hotFunctions = "\(Context.packageDirectory)/Sources/widget-server/hot-functions.order"
+let orderedLink: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(hotFunctions)", "-Xlinker", "--no-warn-symbol-ordering"],
+        .when(configuration: .release))
+]
 
 let package = Package(
     name: "ScrollWidgets",
@@ -68,7 +82,10 @@ let package = Package(
                 "ScrollServer", "ScrollCore", "NATSClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            exclude: ["hot-functions.order"],
+            swiftSettings: releaseSettings,
+            linkerSettings: orderedLink
         ),
         .executableTarget(
             name: "widget-replay",
@@ -79,7 +96,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "widget-bench",
-            dependencies: ["ScrollCore", "ScrollServer", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["ScrollCore", "ScrollServer", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: orderedLink),
         // Many libwebsockets clients on one service thread, against a server on loopback.
         .executableTarget(
             name: "widget-load",
