@@ -109,12 +109,13 @@ def hot_functions(callgrind, root, least):
         seen.add(f)
         order.append(f)
         stack.extend(reversed([c for c, n in calls.get(f, {}).items() if n >= least and c not in seen]))
-    # Swift's own (what this package's objects define; the rest are in shared libraries), without
-    # callgrind's recursion marks ("'2").
+    # Swift's: this package's functions and the Swift runtime's, which a binary linked with
+    # --static-swift-stdlib (docs/DEPLOY.md) has too (its objects have function sections);
+    # without callgrind's recursion marks ("'2"). Not libc's or lws's, which stay shared.
     listed = []
     for f in order:
         f = re.sub(r"'\d+$", "", f)
-        if f.startswith("$s") and f not in listed:
+        if f.startswith(("$s", "swift_", "_swift_", "_ZN5swift")) and f not in listed:
             listed.append(f)
     return listed
 
