@@ -64,7 +64,6 @@ bench: deps-bench
 # functions a pointer move, a ping and the frame clock run in the live server under callgrind, in
 # the order they call each other. Again after the input path changes much (~3 minutes).
 hot-functions: deps-bench
-	swift build -c release --product widget-load
 	/usr/bin/python3 scripts/hot-functions.py
 
 # The load table of docs/BENCHMARKS.md: widget-load starts a fresh release widget-server on a free
