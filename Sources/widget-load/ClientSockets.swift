@@ -9,6 +9,8 @@ protocol ClientSocketsDelegate: AnyObject {
     func received(_ index: Int, _ bytes: UnsafeRawBufferPointer, binary: Bool, isLast: Bool)
     /// The text to write now, if any (one write per writable callback, as the server does).
     func nextText(_ index: Int) -> String?
+    /// `nextText`'s text, encoded and copied, is handed to lws now (the moment it goes out).
+    func writing(_ index: Int)
     func closed(_ index: Int, error: String?)
     func timerFired()
     /// How `index` should end now, if it should: asked after each piece received and at each
@@ -21,6 +23,7 @@ protocol ClientSocketsDelegate: AnyObject {
 extension ClientSocketsDelegate {
     func ending(_ index: Int) -> ClientSockets.Ending? { nil }
     func closeFrame(_ index: Int, code: UInt16, reason: String) {}
+    func writing(_ index: Int) {}
 }
 
 /// The libwebsockets client side: one context, one service thread (the caller's), N
@@ -168,7 +171,7 @@ final class ClientSockets {
         case LWS_CALLBACK_CLIENT_WRITEABLE:
             if let ending = delegate.ending(index) { return end(wsi, ending) }
             guard let text = delegate.nextText(index) else { return 0 }
-            return write(text, to: wsi) ? 0 : -1
+            return write(text, to: wsi, index: index) ? 0 : -1
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             // The close frame's payload: a 2-byte status code (big-endian), then the reason.
             let payload = UnsafeRawBufferPointer(start: input, count: input == nil ? 0 : len)
@@ -206,7 +209,7 @@ final class ClientSockets {
         return -1
     }
 
-    private func write(_ text: String, to wsi: OpaquePointer) -> Bool {
+    private func write(_ text: String, to wsi: OpaquePointer, index: Int) -> Bool {
         let pre = Int(rs_lws_pre())
         var text = text
         return text.withUTF8 { utf8 in
@@ -214,6 +217,7 @@ final class ClientSockets {
             return sendBuffer.withUnsafeMutableBufferPointer { buffer in
                 let start = buffer.baseAddress! + pre
                 start.update(from: utf8.baseAddress!, count: utf8.count)
+                delegate?.writing(index)
                 return lws_write(wsi, start, utf8.count, LWS_WRITE_TEXT) >= Int32(utf8.count)
             }
         }

@@ -35,6 +35,10 @@ struct LatencyProbe {
     private(set) var idleBeforeMove: [Double] = []
     private(set) var idleBeforePing: [Double] = []
     private var lastAnswer: Double?
+    /// When the step in flight went to the socket (ms): what it is timed from. Its stamp `t` is
+    /// taken before the message is encoded (a move's three numbers, a ping's one): the
+    /// generator's work, which neither the server nor the network does.
+    private var start: Double?
     private var lastMove = -Double.infinity
     private var since = 0.0
     /// When the latest frame arrived (ms): the echo that follows it names the input it shows.
@@ -64,7 +68,17 @@ struct LatencyProbe {
         lastMove = t
         since = t
         step += 1
+        start = nil
         state = .awaitingApplied(t: t)
+    }
+
+    /// The step in flight is handed to the socket at `now` (ms); called for every write of the
+    /// connection, the first after the step was stamped is its own.
+    mutating func written(now: Double) {
+        switch state {
+        case .awaitingApplied, .awaitingPong: if start == nil { start = now }
+        default: break
+        }
     }
 
     /// A frame arrived at `now` (ms).
@@ -72,8 +86,8 @@ struct LatencyProbe {
 
     /// The echo of `t` arrived, right after the frame that shows it: timed, if it was the move's.
     mutating func applied(t: Double) {
-        guard case .awaitingApplied(let sent) = state, sent == t, lastFrame >= sent else { return }
-        inputToFrame.append(lastFrame - t)
+        guard case .awaitingApplied(let sent) = state, sent == t, let start, lastFrame >= start else { return }
+        inputToFrame.append(lastFrame - start)
         lastAnswer = lastFrame
         state = .pingDue
     }
@@ -99,12 +113,13 @@ struct LatencyProbe {
     mutating func pingSent(t: Double) {
         if let lastAnswer { idleBeforePing.append(t - lastAnswer) }
         since = t
+        start = nil
         state = .awaitingPong(t: t)
     }
 
     mutating func pong(t: Double, now: Double) {
-        guard case .awaitingPong(let sent) = state, sent == t else { return }
-        echo.append(now - t)
+        guard case .awaitingPong(let sent) = state, sent == t, let start else { return }
+        echo.append(now - start)
         lastAnswer = now
         state = .ready
     }

@@ -239,7 +239,8 @@ final class LoadRun: ClientSocketsDelegate {
         guard !peers[index].outgoing.isEmpty else { return nil }
         let message = peers[index].outgoing.removeFirst()
         if !peers[index].outgoing.isEmpty { sockets.requestWrite(index) }
-        // Stamped as it is written: the client's own clock, as a page's event.timeStamp.
+        // Stamped on the client's own clock, as a page's event.timeStamp; the probe times it from
+        // its write (`writing`), after it is encoded.
         let t = now() * 1000
         switch message {
         case .hello(let room, let scene):
@@ -257,6 +258,10 @@ final class LoadRun: ClientSocketsDelegate {
             mirrorSeq += 1
             return MirrorMessage.text(seq: mirrorSeq, size: options.messageBytes)
         }
+    }
+
+    func writing(_ index: Int) {
+        if index == 0 { probe.written(now: now() * 1000) }
     }
 
     func received(_ index: Int, _ bytes: UnsafeRawBufferPointer, binary: Bool, isLast: Bool) {
