@@ -44,6 +44,7 @@ struct EventsAheadTests {
         // The catch's step brings 72.6 (sent ahead at 1.016): not again; the rest is withdrawn.
         let caught = ahead.route([Self.value(1.016, 72.6)], at: 1.02, glides: []) { _ in [] }
         #expect(caught == EventsAhead.Route(cancel: [.init(widget: "ruler", after: 1.02)]))
+        #expect(!ahead.hasPlans)
         // The finger drags it on: streamed.
         let dragged = ahead.route([Self.value(1.04, 72.7)], at: 1.04, glides: []) { _ in [] }
         #expect(dragged == EventsAhead.Route(now: [Self.value(1.04, 72.7)]))
@@ -89,12 +90,15 @@ struct EventsAheadTests {
         #expect(route == EventsAhead.Route(now: [picker]))
     }
 
-    @Test("more than 128 (`most`) events stream as they happen; none to send sends nothing")
+    @Test("more than 512 (`most`) events stream as they happen; none to send sends nothing")
     func tooMany() {
         var ahead = EventsAhead()
         let many = (1...EventsAhead.most + 1).map { Self.value(1 + Double($0) * 0.016, 72.5 + Double($0) / 10) }
+        #expect(!ahead.hasPlans)
         #expect(ahead.route([], at: 1.0, glides: [("ruler", 1)]) { _ in many }.isEmpty)
         #expect(ahead.widgetsAhead.isEmpty)
+        // Nothing went ahead, but the glide is planned: a room still routes its steps (Room.happened).
+        #expect(ahead.hasPlans)
         #expect(ahead.route([many[0]], at: 1.02, glides: [("ruler", 1)]) { _ in many } == .init(now: [many[0]]))
         var quiet = EventsAhead()
         #expect(quiet.route([], at: 1.0, glides: [("ruler", 1)]) { _ in [] }.isEmpty)

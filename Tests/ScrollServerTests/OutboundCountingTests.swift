@@ -70,6 +70,23 @@ struct OutboundCountingTests {
         #expect(abs((m["widget_input_to_frame_seconds_sum"] ?? 0) - 0.004) < 1e-9)
     }
 
+    @Test(
+        "input-to-frame samples wait for the scrape, at most 64: the 64th gives them all to the histogram; a scrape counts every sample, 0.1 … 6.4 ms and 1 ms: 65, summing 209 ms"
+    )
+    func samplesWait() {
+        for i in 1...63 { counters.inputShown(after: Double(i) * 1e-4) }
+        #expect(counters.shownWaiting == 63)
+        counters.inputShown(after: 64e-4)
+        #expect(counters.shownWaiting == 0)
+        counters.inputShown(after: 0.001)
+        #expect(counters.shownWaiting == 1)
+        let m = scrape()
+        #expect(counters.shownWaiting == 0)
+        #expect(m["widget_input_to_frame_seconds_count"] == 65)
+        #expect(abs((m["widget_input_to_frame_seconds_sum"] ?? 0) - 0.209) < 1e-9)
+        #expect(m["widget_input_to_frame_seconds_bucket{le=\"0.001\"}"] == 11)
+    }
+
     @Test("an input that changed nothing to see is never timed: the next frame (someone else's change) adds no sample")
     func unchangedInput() {
         let room = FakeRoom(seq: 1)

@@ -69,6 +69,7 @@ package final class MetricsExport {
     }
 
     private func update(_ counts: ServerCounters, _ reading: Reading) {
+        counts.recordShown()
         gauge("widget_clients", [], reading.clients)
         gauge("widget_rooms", [("state", "active")], reading.roomsActive)
         gauge("widget_rooms", [("state", "dormant")], reading.roomsDormant)

@@ -5,8 +5,9 @@ import ScrollCore
 /// service thread (no lock, no atomic; only that thread writes or reads them), turned into
 /// Prometheus metrics only when `/metrics` is scraped (`MetricsExport`). Frames and bytes written
 /// are kept by each client's queue (`OutboundQueue.sent`), as the departed clients' are here.
-/// The one exception is input-to-frame, a histogram: each sample goes to its swift-metrics
-/// `Timer` as it comes (one per input shown, not per frame sent).
+/// Input-to-frame is a histogram: its samples (one per input shown, not per frame sent) wait in
+/// a short list and go to its swift-metrics `Timer` at the scrape, or once `shownBatch` wait, so
+/// the input's own path, before its frame is written, does not take the histogram's lock.
 package final class ServerCounters {
     /// What the queues of clients that have gone wrote.
     package var sentByDeparted = SentCounts()
@@ -26,9 +27,25 @@ package final class ServerCounters {
     package func countClose(_ code: UInt16) { closeCodes[code, default: 0] += 1 }
     package func received(_ type: ReceivedType) -> Int { received[type.rawValue] }
 
+    /// Input-to-frame samples (ns) not yet given to `inputToFrame`.
+    private var shown: [Int64] = []
+    /// The most samples that wait for a scrape.
+    package static let shownBatch = 64
+
     /// One input shown `seconds` after it was received.
     package func inputShown(after seconds: Double) {
-        inputToFrame.recordNanoseconds(Int64((seconds * 1e9).rounded()))
+        if shown.isEmpty { shown.reserveCapacity(Self.shownBatch) }
+        shown.append(Int64((seconds * 1e9).rounded()))
+        if shown.count >= Self.shownBatch { recordShown() }
+    }
+
+    /// How many samples wait for `recordShown`.
+    package var shownWaiting: Int { shown.count }
+
+    /// Gives the waiting samples to `inputToFrame` (the scrape does, first).
+    package func recordShown() {
+        for nanoseconds in shown { inputToFrame.recordNanoseconds(nanoseconds) }
+        shown.removeAll(keepingCapacity: true)
     }
 }
 

@@ -65,6 +65,10 @@ package struct EventsAhead {
 
     package init() {}
 
+    /// Whether any glide's events are planned (sent ahead, or too many to): with no events and no
+    /// glides, `route` has nothing to say unless one is.
+    package var hasPlans: Bool { !plans.isEmpty }
+
     /// The widgets whose events went ahead and are still to come (their semantics wait too).
     package var widgetsAhead: Set<String> { Set(plans.filter { !$0.value.events.isEmpty }.keys) }
 

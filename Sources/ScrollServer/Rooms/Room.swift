@@ -110,8 +110,11 @@ package final class Room: RoomFeed {
     /// clients are sent of it waits in `route` (some went ahead).
     private func happened(at time: Double) -> [SceneEvent] {
         let events = scene.takeEvents()
-        let scene = scene
-        route.append(ahead.route(events, at: time, glides: scene.glides) { scene.eventsAhead(of: $0) })
+        let scene = scene, glides = scene.glides
+        // Most inputs and ticks: no event, no glide, nothing went ahead; nothing to route.
+        if !events.isEmpty || !glides.isEmpty || ahead.hasPlans {
+            route.append(ahead.route(events, at: time, glides: glides) { scene.eventsAhead(of: $0) })
+        }
         changed(at: time, settling: events.contains(where: \.settles))
         return events
     }
