@@ -46,34 +46,34 @@ def profile(out_dir):
     shutil.copy(os.path.join(RELEASE, "widget-server"), server)
     run("strip", "--strip-debug", server)
     callgrind = os.path.join(out_dir, "server.callgrind")
-    log = open(os.path.join(out_dir, "server.log"), "w+")
-    proc = subprocess.Popen(
-        ["valgrind", "--tool=callgrind", "--demangle=no", "--collect-atstart=no", "--toggle-collect=lws_service",
-         "--callgrind-out-file=" + callgrind, server, "--host", "127.0.0.1", "--port", "0", "--state", "none",
-         "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"],
-        stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    try:
-        deadline = time.monotonic() + 120
-        port = None
-        while port is None and time.monotonic() < deadline and proc.poll() is None:
-            log.seek(0)
-            m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", log.read())
-            port = m and m.group(1)
-            time.sleep(0.2)
-        if port is None:
-            raise SystemExit("the server under valgrind did not say where it listens within 120 s")
-        load = os.path.join(RELEASE, "widget-load")
-        url = "ws://127.0.0.1:%s/" % port
-        for args in (["--clients", "1", "--script", "drag", "--duration", "8", "--samples", "1500"],
-                     ["--clients", "20", "--script", "ruler-fling", "--duration", "3"]):
-            run(load, "run", "--url", url, "--scene", "ruler", *args, stdout=subprocess.DEVNULL, timeout=180)
-    finally:
-        proc.send_signal(signal.SIGINT)
+    with open(os.path.join(out_dir, "server.log"), "w+") as log:
+        proc = subprocess.Popen(
+            ["valgrind", "--tool=callgrind", "--demangle=no", "--collect-atstart=no", "--toggle-collect=lws_service",
+             "--callgrind-out-file=" + callgrind, server, "--host", "127.0.0.1", "--port", "0", "--state", "none",
+             "--public", os.path.join(ROOT, "Public"), "--log-level", "warning"],
+            stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
         try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            raise SystemExit("the server under valgrind did not stop within 60 s of SIGINT")
+            deadline = time.monotonic() + 120
+            port = None
+            while port is None and time.monotonic() < deadline and proc.poll() is None:
+                log.seek(0)
+                m = re.search(r"listening on http://127\.0\.0\.1:(\d+)/", log.read())
+                port = m and m.group(1)
+                time.sleep(0.2)
+            if port is None:
+                raise SystemExit("the server under valgrind did not say where it listens within 120 s")
+            load = os.path.join(RELEASE, "widget-load")
+            url = "ws://127.0.0.1:%s/" % port
+            for args in (["--clients", "1", "--script", "drag", "--duration", "8", "--samples", "1500"],
+                         ["--clients", "20", "--script", "ruler-fling", "--duration", "3"]):
+                run(load, "run", "--url", url, "--scene", "ruler", *args, stdout=subprocess.DEVNULL, timeout=180)
+        finally:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                raise SystemExit("the server under valgrind did not stop within 60 s of SIGINT")
     return callgrind
 
 
