@@ -59,7 +59,10 @@ async def probe(url, protocol, room, samples, seconds, gap_ms, idle_ms):
             phase = step % 200
             x = 150 + (phase if phase < 100 else 200 - phase)
             t = time.monotonic() * 1000
-            await ws.send(json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 214, "t": t}))
+            text = json.dumps({"type": "pointer", "phase": "move", "id": 1, "x": x, "y": 214, "t": t})
+            # Timed from the send, as widget-load times it: encoding the stamp is the client's work.
+            sent = time.monotonic() * 1000
+            await ws.send(text)
             last_frame = None
             while True:
                 m = await recv(ws, deadline)
@@ -76,17 +79,19 @@ async def probe(url, protocol, room, samples, seconds, gap_ms, idle_ms):
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
             p = time.monotonic() * 1000
-            await ws.send(json.dumps({"type": "ping", "t": p}))
+            text = json.dumps({"type": "ping", "t": p})
+            pinged = time.monotonic() * 1000
+            await ws.send(text)
             while True:
                 m = await recv(ws, deadline)
                 if isinstance(m, str):
                     msg = json.loads(m)
                     if msg.get("type") == "pong" and msg.get("t") == p:
                         pong = time.monotonic() * 1000
-                        echo.append(pong - p)
+                        echo.append(pong - pinged)
                         next_move = max(t + gap_ms, pong + idle_ms)
                         break
-            to_frame.append(last_frame - t)
+            to_frame.append(last_frame - sent)
         return to_frame, echo
 
 
