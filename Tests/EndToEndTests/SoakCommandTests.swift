@@ -223,8 +223,7 @@ import Testing
         let scratch = try StateFile()
         let server = scratch.directory.appendingPathComponent("stateless-server").path
         let script = "#!/bin/sh\nexec '\(Products.path("widget-server"))' \"$@\" --state none\n"
-        try script.write(toFile: server, atomically: true, encoding: .utf8)
-        #expect(chmod(server, 0o755) == 0)
+        try Self.writeExecutable(script, to: server)
         let (code, output, json) = try scratchSoak(["--server", server])
         #expect(code == 1, "\(output)")
         #expect(json?["passed"] as? Bool == false, "\(output)")
@@ -235,6 +234,16 @@ import Testing
         // Its rooms came back fresh, not as the replay left them.
         #expect(problems.contains { $0.hasPrefix("the store: room soak-replay-") }, "\(problems)")
         #expect(problems.allSatisfy { $0.hasPrefix("the store: ") }, "\(problems)")
+    }
+
+    /// Written through a descriptor closed on exec: a child that another test spawns while it is
+    /// open would keep it open, and running the file would fail with ETXTBSY (a CI run did).
+    private static func writeExecutable(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
     }
 
     @Test("with --url the server's pid is required: the soak reads its descriptors and memory")
