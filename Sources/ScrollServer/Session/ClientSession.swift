@@ -150,7 +150,10 @@ package final class ClientSession {
                 return [.refuse(ProtocolError(.badAction, error.message))]
             }
         }
-        var effects: [SessionEffect] = [.record(named, roomTime: room.sceneTime(now))]
+        // Room for all three at once: grown append by append, the list was made twice a move.
+        var effects: [SessionEffect] = []
+        effects.reserveCapacity(3)
+        effects.append(.record(named, roomTime: room.sceneTime(now)))
         let events = room.apply(inputs, now: now)
         // Asked after the input: whether this client now holds a widget that follows its pointer.
         if let t = message.inputTimes?.last { effects.append(.applied(t: t, follow: room.follow(for: name))) }
