@@ -121,7 +121,8 @@ def hot_functions(callgrind, root, least):
 
 
 def check(binary):
-    listed = [line.strip() for line in open(ORDER) if line.strip()]
+    with open(ORDER) as f:
+        listed = [line.strip() for line in f if line.strip()]
     out = subprocess.run(["nm", "-n", binary], check=True, capture_output=True, text=True).stdout
     address = {}
     for line in out.splitlines():

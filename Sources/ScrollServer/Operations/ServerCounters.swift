@@ -20,7 +20,10 @@ package final class ServerCounters {
     /// From the receipt of an input to the write of the first frame that shows it, to its client.
     let inputToFrame: CoreMetrics.Timer
 
-    package init(inputToFrame: CoreMetrics.Timer) { self.inputToFrame = inputToFrame }
+    package init(inputToFrame: CoreMetrics.Timer) {
+        self.inputToFrame = inputToFrame
+        shown.reserveCapacity(Self.shownBatch)
+    }
 
     package func count(_ type: ReceivedType) { received[type.rawValue] += 1 }
     package func count(_ error: ProtocolError.Code) { errors[error, default: 0] += 1 }
@@ -34,7 +37,6 @@ package final class ServerCounters {
 
     /// One input shown `seconds` after it was received.
     package func inputShown(after seconds: Double) {
-        if shown.isEmpty { shown.reserveCapacity(Self.shownBatch) }
         shown.append(Int64((seconds * 1e9).rounded()))
         if shown.count >= Self.shownBatch { recordShown() }
     }
