@@ -87,10 +87,31 @@ struct ClientSessionTests {
         // pt; held, it is drawn for offsets 400 pt either side of its 200 pt step (6,800…7,800),
         // with its origin at the down's step (7,200): its layer's offset may go from −600 to 400.
         let follow = LayerFollow(layer: 2, follow: PointerFollow(axis: .x, ratio: 1, range: -600...400))
-        #expect(down.dropFirst().first == .applied(t: 7, follow: follow))
+        #expect(down.dropFirst().first == .applied(t: 7, follow: follow, text: NumberText("7")))
         let up = session.receive(
             ClientMessage.pointer(.init(phase: .up, id: 1, x: 200, y: 214, t: 9)).encoded(), now: 1.1, rooms: rooms)
-        #expect(up.dropFirst().first == .applied(t: 9, follow: nil), "let go: nothing follows")
+        #expect(up.dropFirst().first == .applied(t: 9, follow: nil, text: NumberText("9")), "let go: nothing follows")
+    }
+
+    @Test(
+        "a pointer's t is echoed as the page wrote it (7.250 stays 7.250); a key's, read as a whole message, as formatted"
+    )
+    func appliedText() {
+        let session = joined()
+        let down = session.receive(
+            #"{"type":"pointer","phase":"down","id":1,"x":200,"y":214,"t":7.250}"#, now: 1, rooms: rooms)
+        guard case .applied(let t, _, let text)? = down.dropFirst().first else {
+            Issue.record("\(down)")
+            return
+        }
+        #expect(t == 7.25)
+        #expect(text?.description == "7.250")
+        let key = session.receive(#"{"type":"key","key":"ArrowRight","t":8.50}"#, now: 1.1, rooms: rooms)
+        guard case .applied(8.5, _, let keyText)? = key.dropFirst().first else {
+            Issue.record("\(key)")
+            return
+        }
+        #expect(keyText == nil, "no text: formatted when written")
     }
 
     @Test("an action the room cannot perform is refused with bad_action and neither recorded nor applied")

@@ -23,7 +23,8 @@ struct OutboundBatchTests {
         var q = makeQueue()
         q.enqueueControl("welcome", always: true)
         #expect(write(&q, room: room) == "welcome | semantics v1 | presence v1 | bin:full#4")
-        #expect(!q.owesMore(renderingFrom: room, theme: .light))
+        let owes = q.owesMore(renderingFrom: room, theme: .light)
+        #expect(!owes)
         #expect(write(&q, room: room) == "")
     }
 
@@ -37,7 +38,23 @@ struct OutboundBatchTests {
         room.changeSemantics()
         room.show(seq: 2)
         #expect(write(&q, room: room) == #"events A | bin:delta#2 | {"type":"applied","t":7} | semantics v2"#)
-        #expect(!q.owesMore(renderingFrom: room, theme: .light))
+        let owes = q.owesMore(renderingFrom: room, theme: .light)
+        #expect(!owes)
+    }
+
+    @Test("the echo carries t as the client wrote it, its follow after it; the newest input's only")
+    func echoAsWritten() {
+        let room = FakeRoom(seq: 1)
+        var q = makeQueue()
+        _ = drain(&q, room: room)
+        let ruler = LayerFollow(layer: 2, follow: PointerFollow(axis: .x, ratio: 1, range: -600...400))
+        q.noteApplied(t: 7, follow: ruler, text: NumberText("7.000"), receivedAt: 0)
+        q.noteApplied(t: 8.5, follow: ruler, text: NumberText("8.50"), receivedAt: 0.001)
+        room.show(seq: 2)
+        #expect(
+            write(&q, room: room)
+                == #"bin:delta#2 | {"type":"applied","t":8.50,"follow":{"layer":2,"axis":"x","ratio":1,"min":-600,"max":400}}"#
+        )
     }
 
     @Test("a write holds what `next` would have given one by one, in the same order, whatever is queued")
@@ -85,7 +102,8 @@ struct OutboundBatchTests {
         q.enqueue(batch("C", bytes: 1), now: 0)
         let first = write(&q, room: room, maxBytes: 1000)
         #expect(first.split(separator: "|").count == 2 && first.hasPrefix("events A"))
-        #expect(q.owesMore(renderingFrom: room, theme: .light))
+        let owes = q.owesMore(renderingFrom: room, theme: .light)
+        #expect(owes)
         #expect(write(&q, room: room, maxBytes: 1000) == "events C | semantics v1 | presence v1 | bin:full#1")
     }
 

@@ -185,7 +185,8 @@ struct OutboundFrameTests {
         room.show(seq: 2, changed: false)
         #expect(drain(&q, room: room) == ["nothing"])
         #expect(q.frameSeq == 2)
-        #expect(!q.owesMore(renderingFrom: room, theme: .light))
+        let owes = q.owesMore(renderingFrom: room, theme: .light)
+        #expect(!owes)
         room.show(seq: 3)
         #expect(drain(&q, room: room) == ["bin:delta#3"])
     }

@@ -48,7 +48,8 @@ struct OutboundOrderTests {
         let room = FakeRoom(seq: 1)
         var q = makeQueue()
         _ = drain(&q, room: room)
-        #expect(!q.owesMore(renderingFrom: room, theme: .light))
+        let owes = q.owesMore(renderingFrom: room, theme: .light)
+        #expect(!owes)
         #expect(describe(q.next(from: room, theme: .light, now: 0)) == "nothing")
     }
 
@@ -59,7 +60,8 @@ struct OutboundOrderTests {
         q.enqueueControl("error not_ready")
         q.enqueuePong("pong 1")
         #expect(drain(&q, room: nil) == ["error not_ready", "pong 1"])
-        #expect(!q.owesMore(renderingFrom: nil, theme: .light))
+        let owes = q.owesMore(renderingFrom: nil, theme: .light)
+        #expect(!owes)
         #expect(drain(&q, room: FakeRoom(seq: 1)) == ["events A", "semantics v1", "presence v1", "bin:full#1"])
     }
 }

@@ -15,6 +15,7 @@ public func fuzzClientMessage(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt
     if let value = try? JSONParser.parse(text) { checkWrittenBack(value) }
     let parsed = ClientMessage.parse(text)
     checkShortcut(text, parsed)
+    checkTimeText(text, parsed)
     switch parsed {
     case .failure(let error):
         precondition(!error.message.isEmpty, "refused with \(error.code) and no message")
@@ -32,6 +33,24 @@ private func checkShortcut(_ text: String, _ parsed: Result<ClientMessage, Proto
     guard text.utf8.count <= ClientMessageLimits.maxBytes else { return }
     let whole = ClientMessage.parseWhole(text)
     precondition(parsed == whole, "\(text) reads as \(parsed), as a whole as \(whole)")
+}
+
+/// `parse(_:timeText:)` reads what `parse` reads, and the `t` text it keeps (which `applied`
+/// echoes as it came) is one JSON number, the message's newest input time, in an `applied` that
+/// reads back as one.
+private func checkTimeText(_ text: String, _ parsed: Result<ClientMessage, ProtocolError>) {
+    var time: NumberText?
+    let again = ClientMessage.parse(text, timeText: &time)
+    precondition(again == parsed, "\(text) reads as \(again) when its time is kept, else as \(parsed)")
+    guard let time else { return }
+    guard case .success(let message) = parsed, let newest = message.inputTimes?.last else {
+        preconditionFailure("\(text): a time text \(time) kept for \(parsed)")
+    }
+    let applied = ServerMessage.applied(t: newest, text: time, followField: nil)
+    guard case .object(let fields)? = try? JSONParser.parse(applied),
+        case .number(let t)? = fields.first(where: { $0.0 == "t" })?.1
+    else { preconditionFailure("\(text): its echo \(applied) does not read back") }
+    precondition(t == newest, "\(text): its echo \(applied) reads as \(t), not \(newest)")
 }
 
 /// `message.encoded()` parses back to the same message. The one way it may not: a message near

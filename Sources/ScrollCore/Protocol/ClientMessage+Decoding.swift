@@ -12,6 +12,17 @@ extension ClientMessage {
         return parseWhole(text)
     }
 
+    /// `parse`, and for a pointer message the text of its newest sample's `t` as the client wrote
+    /// it, when it fits a `NumberText`: `applied` echoes it as it came, not formatted again from
+    /// the number. Nil for any other message.
+    public static func parse(_ text: String, timeText: inout NumberText?) -> Result<ClientMessage, ProtocolError> {
+        timeText = nil
+        guard text.utf8.count <= ClientMessageLimits.maxBytes else { return parse(text) }
+        guard let read = readPointerAndTime(text) else { return parseWhole(text) }
+        timeText = read.time
+        return .success(read.message)
+    }
+
     /// `parse` of any message: its JSON tree, then its fields (`readPointer` is a shortcut).
     package static func parseWhole(_ text: String) -> Result<ClientMessage, ProtocolError> {
         do {

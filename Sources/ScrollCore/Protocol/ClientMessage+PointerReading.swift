@@ -7,11 +7,16 @@ extension ClientMessage {
     /// its range, a null, a missing field, `coalesced` other than a list of [x, y, t] numbers,
     /// text that is not JSON. A name given twice counts the first time, as `JSONFields` has it;
     /// fields of other names are read as JSON and ignored (the page sends `buttons`).
-    static func readPointer(_ text: String) -> ClientMessage? {
+    static func readPointer(_ text: String) -> ClientMessage? { readPointerAndTime(text)?.message }
+
+    /// `readPointer`, and the text of its newest sample's `t` (nil when longer than
+    /// `NumberText.capacity`).
+    static func readPointerAndTime(_ text: String) -> (message: ClientMessage, time: NumberText?)? {
         var text = text
         return text.withUTF8 { bytes in
             var reader = JSONParser.Reader(bytes: bytes)
-            return try? reader.pointer()
+            guard let (message, time) = try? reader.pointer() else { return nil }
+            return (message, NumberText(UnsafeBufferPointer(rebasing: bytes[time])))
         }
     }
 }
@@ -21,11 +26,13 @@ extension JSONParser.Reader {
     private struct Elsewhere: Error {}
 
     /// The pointer message the whole text is.
-    fileprivate mutating func pointer() throws -> ClientMessage {
+    fileprivate mutating func pointer() throws -> (message: ClientMessage, time: Range<Int>) {
         // The names read so far, a bit each (others are never read, so never count).
         var seen: UInt8 = 0
         var phase: PointerPhase?, id: Int?, pointerType: String?, x: Double?, y: Double?, t: Double?
         var coalesced: [ClientMessage.Sample]?
+        // Where `t`'s text lies, and the last coalesced sample's.
+        var tText = 0..<0, lastSampleTText = 0..<0
         skipSpace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: "{") else { throw Elsewhere() }
         try nested()  // as `object` counts it, so a field's value may nest as deep as there
@@ -55,14 +62,18 @@ extension JSONParser.Reader {
             case 8: pointerType = try given(FieldRules.pointerType.validate(text()))
             case 16: x = try given(FieldRules.coordinate.validate(number()))
             case 32: y = try given(FieldRules.coordinate.validate(number()))
-            case 64: t = try given(FieldRules.clientTime.validate(number()))
-            default: coalesced = try samples()
+            case 64:
+                let start = at
+                t = try given(FieldRules.clientTime.validate(number()))
+                tText = start..<at
+            default: coalesced = try samples(lastT: &lastSampleTText)
             }
         } while try comma()
         guard seen & Self.typeBit != 0, let phase, let id, let x, let y, let t else { throw Elsewhere() }
         // A move's coalesced samples stand for its own (read only for a move, as `parse` does).
         let samples = phase == .move ? coalesced ?? [.init(x: x, y: y, t: t)] : [.init(x: x, y: y, t: t)]
-        return .pointer(.init(phase: phase, id: id, pointerType: pointerType ?? "mouse", samples: samples))
+        let newest = phase == .move && coalesced != nil ? lastSampleTText : tText
+        return (.pointer(.init(phase: phase, id: id, pointerType: pointerType ?? "mouse", samples: samples)), newest)
     }
 
     /// The names `pointer` reads, a bit each (0: another name). A switch, not a table: the names
@@ -121,8 +132,8 @@ extension JSONParser.Reader {
     }
 
     /// `coalesced` as `FieldRules.coalesced` and `FieldRules.sample` read it; anything else is
-    /// `parse`'s.
-    private mutating func samples() throws -> [ClientMessage.Sample] {
+    /// `parse`'s. `lastT`: where the last sample's `t` lies.
+    private mutating func samples(lastT: inout Range<Int>) throws -> [ClientMessage.Sample] {
         guard at < bytes.count, bytes[at] == UInt8(ascii: "[") else { throw Elsewhere() }
         at += 1
         var out: [ClientMessage.Sample] = []
@@ -134,8 +145,9 @@ extension JSONParser.Reader {
             guard at < bytes.count, bytes[at] == UInt8(ascii: "["), FieldRules.coalescedCount.contains(out.count + 1)
             else { throw Elsewhere() }
             at += 1
-            let sx = try item(then: ","), sy = try item(then: ","), st = try item(then: "]")
-            guard let sample = FieldRules.sample(x: sx, y: sy, t: st) else { throw Elsewhere() }
+            let sx = try item(then: ",").value, sy = try item(then: ",").value, st = try item(then: "]")
+            lastT = st.text
+            guard let sample = FieldRules.sample(x: sx, y: sy, t: st.value) else { throw Elsewhere() }
             out.append(sample)
             skipSpace()
             guard at < bytes.count else { throw Elsewhere() }
@@ -149,13 +161,15 @@ extension JSONParser.Reader {
         }
     }
 
-    /// A number, then `next`.
-    private mutating func item(then next: Unicode.Scalar) throws -> Double {
+    /// A number and where its text lies, then `next`.
+    private mutating func item(then next: Unicode.Scalar) throws -> (value: Double, text: Range<Int>) {
         skipSpace()
+        let start = at
         let n = try number()
+        let text = start..<at
         skipSpace()
         guard at < bytes.count, bytes[at] == UInt8(ascii: next) else { throw Elsewhere() }
         at += 1
-        return n
+        return (n, text)
     }
 }

@@ -49,16 +49,43 @@ public enum ServerMessage {
     /// `applied` with its `follow` field written already (`appliedFollowField`): a drag's every
     /// move says the same follow, and a sender keeps its text instead of writing four numbers
     /// again each move.
-    public static func applied(t: Double, followField: String?) -> String {
-        // Room for all of it at once: grown append by append, it was 4 of a move's allocations.
-        var s = ""
-        s.reserveCapacity(32 + (followField?.utf8.count ?? 0))
-        s += #"{"type":"applied","t":"#
-        s += JSONValue.format(t)
-        if let followField { s += followField }
-        s += "}"
-        return s
+    /// `text`: `t` as the client wrote it (`ClientMessage.parse(_:timeText:)`), written as it came.
+    public static func applied(t: Double, text: NumberText? = nil, followField: String?) -> String {
+        var field = followField
+        let number = text == nil ? JSONValue.format(t) : nil
+        return String(unsafeUninitializedCapacity: appliedCapacity(followField: field)) {
+            writeApplied(t: number, text: text, followField: &field, into: UnsafeMutableRawBufferPointer($0))
+        }
     }
+
+    /// At most how long `applied` is with this follow field.
+    public static func appliedCapacity(followField: String?) -> Int {
+        appliedStart.count + NumberText.capacity + (followField?.utf8.count ?? 0) + 1
+    }
+
+    /// `applied` written into `out` (at least `appliedCapacity` bytes): its length. Bytes
+    /// straight into the buffer a sender writes, not a string built and copied: it follows every
+    /// input's frame. `t` is `text`, else `number` (the number formatted, `JSONValue.format`).
+    public static func writeApplied(
+        t number: String?, text: NumberText?, followField: inout String?, into out: UnsafeMutableRawBufferPointer
+    ) -> Int {
+        var at = 0
+        func put(_ bytes: UnsafeRawBufferPointer) {
+            UnsafeMutableRawBufferPointer(rebasing: out[at..<at + bytes.count]).copyMemory(from: bytes)
+            at += bytes.count
+        }
+        appliedStart.withUnsafeBytes(put)
+        if let text {
+            text.withBytes(put)
+        } else if var number {
+            number.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        }
+        followField?.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        out[at] = UInt8(ascii: "}")
+        return at + 1
+    }
+
+    private static let appliedStart = Array(#"{"type":"applied","t":"#.utf8)
 
     /// `,"follow":{…}`, as `applied` writes it.
     public static func appliedFollowField(_ follow: LayerFollow) -> String {

@@ -78,11 +78,11 @@ package struct OutboundQueue {
     /// The newest applied input's client time `t`, held until a frame goes (latest only), and
     /// when the oldest input not shown yet was received (server time): input-to-frame runs from
     /// there to the write of the frame that shows it.
-    private var applied: (t: Double, follow: LayerFollow?, since: Double)?
+    private var applied: (t: Double, follow: LayerFollow?, text: NumberText?, since: Double)?
     /// The client time of the input the frame just written is the first to show: its echo is
     /// written next, so the frame itself waits for nothing (input-to-frame is then the echo's
     /// round trip plus drawing). Its text is made then too, not before the frame.
-    private var echoOfSentFrame: (t: Double, follow: LayerFollow?)?
+    private var echoOfSentFrame: (t: Double, follow: LayerFollow?, text: NumberText?)?
     /// The last `follow` echoed, and its field as `applied` writes it.
     private var lastFollowField: (follow: LayerFollow, text: String)?
     /// Whether the last message written was a frame (frames and the rest take turns).
@@ -171,11 +171,14 @@ package struct OutboundQueue {
     }
 
     /// The room applied this client's input with client time `t` (ms), received at `now`: echoed
-    /// right after the next frame it gets, which is the first that can show it.
+    /// right after the next frame it gets, which is the first that can show it (as `text`, the
+    /// client's own writing of `t`, when given).
     @discardableResult
-    package mutating func noteApplied(t: Double, follow: LayerFollow? = nil, receivedAt now: Double) -> Bool {
+    package mutating func noteApplied(
+        t: Double, follow: LayerFollow? = nil, text: NumberText? = nil, receivedAt now: Double
+    ) -> Bool {
         guard closing == nil else { return false }
-        applied = (t, follow, applied?.since ?? now)
+        applied = (t, follow, text, applied?.since ?? now)
         return true
     }
 
@@ -251,7 +254,13 @@ package struct OutboundQueue {
         // Straight after its frame: the page times the frame it has just received.
         if let echo = echoOfSentFrame {
             echoOfSentFrame = nil
-            return .write(payload(ServerMessage.applied(t: echo.t, followField: followField(echo.follow))), .text)
+            var field = followField(echo.follow)
+            let number = echo.text == nil ? JSONValue.format(echo.t) : nil
+            let made = SharedPayload(headroom: headroom, capacity: ServerMessage.appliedCapacity(followField: field)) {
+                ServerMessage.writeApplied(t: number, text: echo.text, followField: &field, into: $0)
+            }
+            bytesCopied += made.count
+            return .write(made, .text)
         }
         if !control.isEmpty { return .write(control.removeFirst(), .text) }
         if let pong {
@@ -301,7 +310,7 @@ package struct OutboundQueue {
         applied = nil
         // Identical to the last: the input changed nothing to see; no frame to time it by.
         guard !continuous || frame.changed else { return nil }
-        echoOfSentFrame = echo.map { ($0.t, $0.follow) }
+        echoOfSentFrame = echo.map { ($0.t, $0.follow, $0.text) }
         if let since = echo?.since { counters?.inputShown(after: now - since) }
         sent.frames &+= 1
         lastWasFrame = true
@@ -310,8 +319,10 @@ package struct OutboundQueue {
     }
 
     /// Whether anything is still owed, so another writable callback is wanted. Renders the room's
-    /// latest frame if it is due (rooms draw on demand), to see whether it is new.
-    package func owesMore(renderingFrom room: (any RoomFeed)?, theme: Theme) -> Bool {
+    /// latest frame if it is due (rooms draw on demand), to see whether it is new. Mutating only
+    /// so that it runs in place: the room it calls could reach the queue, so a non-mutating call on
+    /// a class's queue is given a copy of the whole queue, every reference in it retained.
+    package mutating func owesMore(renderingFrom room: (any RoomFeed)?, theme: Theme) -> Bool {
         if echoOfSentFrame != nil || !control.isEmpty || pong != nil || closing != nil { return true }
         guard let room else { return false }
         return !events.isEmpty || semanticsSent != room.semanticsVersion || presenceSent != room.presenceVersion

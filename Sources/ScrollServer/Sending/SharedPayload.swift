@@ -16,6 +16,15 @@ package final class SharedPayload {
         UnsafeMutableRawBufferPointer(start: storage + headroom, count: count).copyBytes(from: source)
     }
 
+    /// Written in place by `write`, which is given room for `capacity` bytes and says how many it
+    /// wrote.
+    package init(headroom: Int, capacity: Int, write: (UnsafeMutableRawBufferPointer) -> Int) {
+        self.headroom = headroom
+        storage = .allocate(byteCount: headroom + max(capacity, 1), alignment: 16)
+        count = write(UnsafeMutableRawBufferPointer(start: storage + headroom, count: capacity))
+        precondition(count <= capacity, "wrote past the payload")
+    }
+
     package convenience init(text: String, headroom: Int) {
         self.init(text.utf8, headroom: headroom)
     }

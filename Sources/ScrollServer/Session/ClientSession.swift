@@ -71,7 +71,7 @@ package final class ClientSession {
             let t = held.newest.t + (now - held.at) * 1000
             let up = ClientMessage.Pointer(
                 phase: .up, id: id, x: held.newest.x, y: held.newest.y, t: t, pointerType: held.type)
-            return input(.pointer(up), in: room, now: now)
+            return input(.pointer(up), timeText: nil, in: room, now: now)
         }
     }
 
@@ -92,7 +92,8 @@ package final class ClientSession {
             return [.refuse(ProtocolError(.rateLimited, "more than \(limit) messages per second; input dropped"))]
         }
         let message: ClientMessage
-        switch ClientMessage.parse(text) {
+        var timeText: NumberText?
+        switch ClientMessage.parse(text, timeText: &timeText) {
         case .failure(let error):
             counters?.count(.invalid)
             return [.refuse(error)]
@@ -115,7 +116,7 @@ package final class ClientSession {
                 let waiting = "the room is not ready yet; send input after the welcome"
                 return [.refuse(ProtocolError(.notReady, waitingHello == nil ? "send hello before input" : waiting))]
             }
-            return input(message, in: room, now: now)
+            return input(message, timeText: timeText, in: room, now: now)
         }
     }
 
@@ -130,7 +131,9 @@ package final class ClientSession {
         ]
     }
 
-    private func input(_ message: ClientMessage, in room: any SessionRoom, now: Double) -> [SessionEffect] {
+    private func input(
+        _ message: ClientMessage, timeText: NumberText?, in room: any SessionRoom, now: Double
+    ) -> [SessionEffect] {
         if case .pointer(let p) = message, let refusal = trackPointer(p, now: now) { return [.refuse(refusal)] }
         room.track(message, from: name)
         switch message {
@@ -156,7 +159,9 @@ package final class ClientSession {
         effects.append(.record(named, roomTime: room.sceneTime(now)))
         let events = room.apply(inputs, now: now)
         // Asked after the input: whether this client now holds a widget that follows its pointer.
-        if let t = message.inputTimes?.last { effects.append(.applied(t: t, follow: room.follow(for: name))) }
+        if let t = message.inputTimes?.last {
+            effects.append(.applied(t: t, follow: room.follow(for: name), text: timeText))
+        }
         effects.append(.publish(events))
         return effects
     }

@@ -19,8 +19,9 @@ package enum SessionEffect: Equatable {
     /// The client left the room at this scene time: the trace keeps it.
     case recordLeave(roomTime: Double)
     /// The input with this client time was applied: echoed after the frame that shows it, with
-    /// how the layer the client holds follows its pointer (if it does).
-    case applied(t: Double, follow: LayerFollow?)
+    /// how the layer the client holds follows its pointer (if it does), and `t` as the client
+    /// wrote it when it was read so (`ClientMessage.parse(_:timeText:)`).
+    case applied(t: Double, follow: LayerFollow?, text: NumberText? = nil)
     /// The room changed (maybe with these events): every client of it is owed a write, and a
     /// settling event makes the room's state worth storing.
     case publish([SceneEvent])

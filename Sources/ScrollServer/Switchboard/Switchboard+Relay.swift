@@ -181,7 +181,7 @@ extension Switchboard {
         case .welcome(let text): message = .welcome(text)
         case .refuse(let error): message = .error(code: error.code.rawValue, message: error.message)
         case .close(let error): message = .fatal(code: error.code.rawValue, message: error.message)
-        case let .applied(t, follow): message = .applied(t: t, follow: follow)
+        case let .applied(t, follow, _): message = .applied(t: t, follow: follow)
         case .pong: return true  // the relay answers pings itself
         case .restartFrames:
             // The relay restarted its frames; the frame of the new theme goes now, not at the next change.

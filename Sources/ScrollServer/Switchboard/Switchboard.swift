@@ -281,8 +281,8 @@ package final class Switchboard {
                 guard let room = session.room else { continue }
                 traces?.leave(client: session.name, room: room.name, roomTime: roomTime, now: now)
                 if traces != nil { ensureSweeping() }
-            case let .applied(t, follow):
-                client?.outbound.noteApplied(t: t, follow: follow, receivedAt: now)
+            case let .applied(t, follow, text):
+                client?.outbound.noteApplied(t: t, follow: follow, text: text, receivedAt: now)
             case .publish(let events):
                 guard let name = session.room?.name, let (room, members) = directory.touched(name, now: now) else {
                     continue
