@@ -170,6 +170,13 @@ struct MessageSizeTests {
         let follow = LayerFollow(
             layer: .max, follow: PointerFollow(axis: .x, ratio: longest, range: longest...(-1e-300)))
         #expect(ServerMessage.applied(t: longest, follow: follow).utf8.count <= Documented.appliedWithFollow)
+        // A client's own t, echoed as it wrote it: kept only up to 24 bytes, the longest formatted.
+        let written = NumberText("1.0000000000000000000e+2")
+        #expect(written?.count == 24)
+        #expect(ServerMessage.applied(t: 100, text: written, followField: nil).utf8.count <= Documented.appliedOrPong)
+        let field = ServerMessage.appliedFollowField(follow)
+        #expect(
+            ServerMessage.applied(t: 100, text: written, followField: field).utf8.count <= Documented.appliedWithFollow)
     }
 
     @Test("a frame: every widget held, 50 items leaving and 50 coming, cross-faded, 100 dots; 50 sliding: ≤ 64 KiB")

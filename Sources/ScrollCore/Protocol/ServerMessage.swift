@@ -54,7 +54,7 @@ public enum ServerMessage {
         var field = followField
         let number = text == nil ? JSONValue.format(t) : nil
         return String(unsafeUninitializedCapacity: appliedCapacity(followField: field)) {
-            writeApplied(t: number, text: text, followField: &field, into: UnsafeMutableRawBufferPointer($0))
+            writeApplied(text: text, formatted: number, followField: &field, into: UnsafeMutableRawBufferPointer($0))
         }
     }
 
@@ -65,9 +65,9 @@ public enum ServerMessage {
 
     /// `applied` written into `out` (at least `appliedCapacity` bytes): its length. Bytes
     /// straight into the buffer a sender writes, not a string built and copied: it follows every
-    /// input's frame. `t` is `text`, else `number` (the number formatted, `JSONValue.format`).
+    /// input's frame. `t` is `text`, else `formatted` (`JSONValue.format` of the number).
     public static func writeApplied(
-        t number: String?, text: NumberText?, followField: inout String?, into out: UnsafeMutableRawBufferPointer
+        text: NumberText?, formatted: String?, followField: inout String?, into out: UnsafeMutableRawBufferPointer
     ) -> Int {
         var at = 0
         func put(_ bytes: UnsafeRawBufferPointer) {
@@ -77,8 +77,8 @@ public enum ServerMessage {
         appliedStart.withUnsafeBytes(put)
         if let text {
             text.withBytes(put)
-        } else if var number {
-            number.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        } else if var formatted {
+            formatted.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
         followField?.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         out[at] = UInt8(ascii: "}")

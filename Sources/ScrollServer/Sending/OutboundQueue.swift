@@ -257,7 +257,7 @@ package struct OutboundQueue {
             var field = followField(echo.follow)
             let number = echo.text == nil ? JSONValue.format(echo.t) : nil
             let made = SharedPayload(headroom: headroom, capacity: ServerMessage.appliedCapacity(followField: field)) {
-                ServerMessage.writeApplied(t: number, text: echo.text, followField: &field, into: $0)
+                ServerMessage.writeApplied(text: echo.text, formatted: number, followField: &field, into: $0)
             }
             bytesCopied += made.count
             return .write(made, .text)
