@@ -3,13 +3,8 @@
 /// within ±1000000`. Unknown fields are ignored.
 extension ClientMessage {
     public static func parse(_ text: String) -> Result<ClientMessage, ProtocolError> {
-        guard text.utf8.count <= ClientMessageLimits.maxBytes else {
-            return .failure(
-                ProtocolError(
-                    .tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
-        }
-        if let pointer = readPointer(text) { return .success(pointer) }
-        return parseWhole(text)
+        var timeText: NumberText?
+        return parse(text, timeText: &timeText)
     }
 
     /// `parse`, and for a pointer message the text of its newest sample's `t` as the client wrote
@@ -17,7 +12,11 @@ extension ClientMessage {
     /// the number. Nil for any other message.
     public static func parse(_ text: String, timeText: inout NumberText?) -> Result<ClientMessage, ProtocolError> {
         timeText = nil
-        guard text.utf8.count <= ClientMessageLimits.maxBytes else { return parse(text) }
+        guard text.utf8.count <= ClientMessageLimits.maxBytes else {
+            return .failure(
+                ProtocolError(
+                    .tooLarge, "message is \(text.utf8.count) bytes; the limit is \(ClientMessageLimits.maxBytes)"))
+        }
         guard let read = readPointerAndTime(text) else { return parseWhole(text) }
         timeText = read.time
         return .success(read.message)
