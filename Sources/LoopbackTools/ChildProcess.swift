@@ -98,11 +98,14 @@ public final class ChildProcess {
         return status & 0x7F == 0 ? .code((status >> 8) & 0xFF) : .signal(status & 0x7F)
     }
 
-    /// Waits up to `timeout` seconds for the process to exit; true if it has.
+    /// Waits up to `timeout` seconds for the process to exit; true if it has. Once it has, also
+    /// for its last lines to be read (at most a second more: a child of its own may keep its pipes
+    /// open), so that `output` holds what it wrote before it exited.
     @discardableResult
     public func waitForExit(timeout: Double) -> Bool {
         if !exited && exitSignal.wait(timeout: .now() + max(timeout, 0)) == .success {
             exited = true
+            output.waitForEnd(timeout: 1)
         }
         return exited
     }

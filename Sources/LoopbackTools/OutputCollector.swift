@@ -58,6 +58,18 @@ public final class OutputCollector: @unchecked Sendable {
         }
     }
 
+    /// Waits up to `timeout` seconds for every stream to end (its writer gone): true if they have.
+    @discardableResult
+    public func waitForEnd(timeout: Double) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: max(timeout, 0))
+        condition.lock()
+        defer { condition.unlock() }
+        while openStreams > 0 {
+            guard condition.wait(until: deadline) else { return openStreams == 0 }
+        }
+        return true
+    }
+
     private func append(_ newLines: [String], closing: Bool = false) {
         condition.withLock {
             lines += newLines
