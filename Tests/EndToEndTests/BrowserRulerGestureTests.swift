@@ -115,10 +115,11 @@ import Testing
         // pt/s, a glide of 50 pt, five ticks) up. On a loaded machine the lift can come more than
         // 40 ms after the last move (a placement), or the moves so late that it is hardly a fling:
         // that is this test's premise failing, not its result, and the fling is made again in a
-        // fresh room (at most three times). So are Chromium samples that do not say the pace the
+        // fresh room (at most five times). So are Chromium samples that do not say the pace the
         // test stamped (seen once, on a machine running another test process: 5,937 pt/s), and
         // Firefox samples bunched so that the last step reads far faster than the pace (seen
-        // once: 8,000 pt/s).
+        // once: 8,000 pt/s; three times in a row in one CI run beside the other suites' browsers:
+        // 6,625 pt/s).
         let leastFirefox = 2 * VelocityTracker.minFlingSpeed
         let expected = engine == .chromium ? (0.99 * speed)...(1.01 * speed) : leastFirefox...(1.6 * speed)
         let slowest = engine == .chromium ? 0 : expected.lowerBound
@@ -126,7 +127,7 @@ import Testing
         var b: (any BrowserPage)!
         var release = (travel: 0.0, velocity: 0.0, liftGap: Double.infinity)
         var start = 0.0, framesBefore = 0
-        for attempt in 1...3
+        for attempt in 1...5
         where release.liftGap > VelocityTracker.maxGap || -release.velocity < slowest || -release.velocity > fastest {
             b?.close()
             b = try open(server, room: "fling-\(pointer)-\(attempt)", engine)
@@ -141,7 +142,7 @@ import Testing
         let measured = -release.velocity
         try #require(
             release.liftGap <= VelocityTracker.maxGap && measured >= slowest && measured <= fastest,
-            "three times: lifted \(release.liftGap) s after the last move, at \(measured) pt/s")
+            "five times: lifted \(release.liftGap) s after the last move, at \(measured) pt/s")
         #expect(expected.contains(measured), "the page's samples say \(measured) pt/s")
         #expect(abs(release.travel - distance) < 1e-9, "the finger moved \(release.travel) pt")
         // The glide (docs/PHYSICS.md, x∞ − x0): 780.5 pt at 1562.5 pt/s. Retargeted onto the tick
