@@ -51,10 +51,8 @@ public enum ServerMessage {
     /// again each move.
     /// `text`: `t` as the client wrote it (`ClientMessage.parse(_:timeText:)`), written as it came.
     public static func applied(t: Double, text: NumberText? = nil, followField: String?) -> String {
-        var field = followField
-        let number = text == nil ? JSONValue.format(t) : nil
-        return String(unsafeUninitializedCapacity: appliedCapacity(followField: field)) {
-            writeApplied(text: text, formatted: number, followField: &field, into: UnsafeMutableRawBufferPointer($0))
+        String(unsafeUninitializedCapacity: appliedCapacity(followField: followField)) {
+            writeApplied(t: t, text: text, followField: followField, into: UnsafeMutableRawBufferPointer($0))
         }
     }
 
@@ -65,9 +63,9 @@ public enum ServerMessage {
 
     /// `applied` written into `out` (at least `appliedCapacity` bytes): its length. Bytes
     /// straight into the buffer a sender writes, not a string built and copied: it follows every
-    /// input's frame. `t` is `text`, else `formatted` (`JSONValue.format` of the number).
+    /// input's frame. `t` is written as `text`, else formatted (`JSONValue.format`).
     public static func writeApplied(
-        text: NumberText?, formatted: String?, followField: inout String?, into out: UnsafeMutableRawBufferPointer
+        t: Double, text: NumberText?, followField: String?, into out: UnsafeMutableRawBufferPointer
     ) -> Int {
         var at = 0
         func put(_ bytes: UnsafeRawBufferPointer) {
@@ -77,10 +75,12 @@ public enum ServerMessage {
         appliedStart.withUnsafeBytes(put)
         if let text {
             text.withBytes(put)
-        } else if var formatted {
+        } else {
+            var formatted = JSONValue.format(t)
             formatted.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         }
-        followField?.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        var field = followField
+        field?.withUTF8 { put(UnsafeRawBufferPointer($0)) }
         out[at] = UInt8(ascii: "}")
         return at + 1
     }

@@ -254,10 +254,9 @@ package struct OutboundQueue {
         // Straight after its frame: the page times the frame it has just received.
         if let echo = echoOfSentFrame {
             echoOfSentFrame = nil
-            var field = followField(echo.follow)
-            let number = echo.text == nil ? JSONValue.format(echo.t) : nil
+            let field = followField(echo.follow)
             let made = SharedPayload(headroom: headroom, capacity: ServerMessage.appliedCapacity(followField: field)) {
-                ServerMessage.writeApplied(text: echo.text, formatted: number, followField: &field, into: $0)
+                ServerMessage.writeApplied(t: echo.t, text: echo.text, followField: field, into: $0)
             }
             bytesCopied += made.count
             return .write(made, .text)
