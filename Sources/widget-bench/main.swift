@@ -26,6 +26,7 @@ if args.first == "fan-out" {
     printBytesPerWidget()
     printWatcherCost()
     printInputPathCost()
+    printCacheIdle()
 } else if args.first == "input-path",
     args.dropFirst().allSatisfy({ ["demo", "ruler", "--cold", "--memory"].contains($0) || (Int($0) ?? 0) > 0 }),
     args.filter({ $0 == "demo" || $0 == "ruler" }).count <= 1, args.filter({ $0.hasPrefix("--") }).count <= 1,
@@ -36,7 +37,11 @@ if args.first == "fan-out" {
     printInputPathCost(moves: args.dropFirst().compactMap { Int($0) }.first ?? 20_000, scene: scene, caches: caches)
 } else if args == ["watcher"] {
     printWatcherCost()
+} else if args == ["cache-idle"] {
+    printCacheIdle()
 } else {
-    print("usage: widget-bench [fan-out FRAMES | watcher | input-path [demo | ruler] [--cold | --memory] [STEPS]]")
+    print(
+        "usage: widget-bench [fan-out FRAMES | watcher | cache-idle | input-path [demo | ruler] [--cold | --memory] [STEPS]]"
+    )
     exit(2)
 }
