@@ -97,8 +97,9 @@ struct RulerTrackTests {
             ids = frame.layers.map(\.id)
             for layer in frame.layers {
                 if layer.id == ruler, layer.track != nil { tracks += 1 }
-                held[layer.id] = try #require(
-                    layer.applied(to: held[layer.id]), "layer \(layer.id) of frame \(frame.seq)")
+                // Unwrapped before it is stored: required into the optional slot, a nil would pass.
+                let applied = try #require(layer.applied(to: held[layer.id]), "layer \(layer.id) of frame \(frame.seq)")
+                held[layer.id] = applied
             }
         }
         var t = try Self.fling(scene, speed: 2000, encoder: &encoder, received: receive)

@@ -43,7 +43,7 @@ struct StateWriterTests {
     @Test("a removal wins over an earlier save of the same room, a save over an earlier removal")
     func removals() throws {
         let store = InMemoryRoomStore([room("old", "0"), room("back", "0")])
-        let (writer, clock, _) = writer(store)
+        let (writer, _, _) = writer(store)
         writer.save(room("old", "1"))
         writer.remove("old")
         writer.remove("back")

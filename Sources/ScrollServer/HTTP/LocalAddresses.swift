@@ -22,7 +22,8 @@ enum LocalAddresses {
                 continue
             }
             // A link-local IPv6 address names its interface after a %: not part of a Host header.
-            found.append(String(String(cString: text).prefix { $0 != "%" }))
+            let bytes = text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            found.append(String(String(decoding: bytes, as: UTF8.self).prefix { $0 != "%" }))
         }
         return found
     }
